@@ -1,0 +1,27 @@
+# Shared build settings for the harness and the steps.
+
+set(GEMM_CXX_WARNINGS -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion)
+
+# Warnings for host code; for .cu files, nvcc forwards them to the host compiler.
+function(gemm_warnings target)
+  target_compile_options(${target} PRIVATE
+    $<$<COMPILE_LANGUAGE:CXX>:${GEMM_CXX_WARNINGS}>
+    $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra --Werror=all-warnings>)
+endfunction()
+
+# A step program: steps/NN_name/main.cu (plus mapping.hpp, kernel.cuh), named after its folder.
+# MIN_CC is the minimum compute capability as an integer (75, 80, 90): documented in --help,
+# checked at run time by the harness.
+function(gemm_add_step name)
+  cmake_parse_arguments(STEP "" "" "SOURCES" ${ARGN})
+  if(NOT STEP_SOURCES)
+    set(STEP_SOURCES main.cu)
+  endif()
+  add_executable(${name} ${STEP_SOURCES})
+  target_link_libraries(${name} PRIVATE gemm_common)
+  target_include_directories(${name} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+  target_compile_options(${name} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)
+  set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
+  gemm_warnings(${name})
+  set_property(GLOBAL APPEND PROPERTY GEMM_GPU_STEPS ${name})
+endfunction()

@@ -1,0 +1,73 @@
+#include "cpu_gemm.hpp"
+
+#include <algorithm>
+#include <thread>
+
+namespace gemm {
+
+void cpu_gemm_naive(int m, int n, int k, double alpha, const float* a, const float* b, double beta,
+                    const float* c_in, double* c_out) {
+  for (int row = 0; row < m; ++row)
+    for (int col = 0; col < n; ++col) {
+      double sum = 0;
+      for (int i = 0; i < k; ++i) sum += double(a[size_t(row) * k + i]) * double(b[size_t(i) * n + col]);
+      const size_t at = size_t(row) * n + col;
+      // BLAS convention: beta == 0 means C is not read (it may hold NaN).
+      c_out[at] = alpha * sum + (beta == 0 ? 0.0 : beta * double(c_in[at]));
+    }
+}
+
+namespace {
+
+constexpr int kRowBlock = 32;    // rows of C per task
+constexpr int kColBlock = 256;   // columns of C kept in the accumulator row
+constexpr int kDepthBlock = 256; // rows of B per pass: kDepthBlock x kColBlock doubles stay in L2
+
+void blocked_rows(int row_begin, int row_end, int m, int n, int k, double alpha, const float* a,
+                  const float* b, double beta, const float* c_in, double* c_out) {
+  (void)m;
+  std::vector<double> acc(kColBlock);
+  for (int col0 = 0; col0 < n; col0 += kColBlock) {
+    const int cols = std::min(kColBlock, n - col0);
+    for (int row = row_begin; row < row_end; ++row) {
+      std::fill(acc.begin(), acc.begin() + cols, 0.0);
+      for (int k0 = 0; k0 < k; k0 += kDepthBlock) {
+        const int k_end = std::min(k, k0 + kDepthBlock);
+        for (int i = k0; i < k_end; ++i) {
+          const double a_value = a[size_t(row) * k + i];
+          const float* b_row = b + size_t(i) * n + col0;
+          for (int j = 0; j < cols; ++j) acc[j] += a_value * double(b_row[j]);
+        }
+      }
+      for (int j = 0; j < cols; ++j) {
+        const size_t at = size_t(row) * n + col0 + j;
+        c_out[at] = alpha * acc[j] + (beta == 0 ? 0.0 : beta * double(c_in[at]));
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void cpu_gemm_blocked(int m, int n, int k, double alpha, const float* a, const float* b, double beta,
+                      const float* c_in, double* c_out, int threads) {
+  if (threads <= 0) threads = int(std::max(1u, std::thread::hardware_concurrency()));
+  const int tasks = (m + kRowBlock - 1) / kRowBlock;
+  threads = std::min(threads, tasks);
+  if (threads <= 1) {
+    blocked_rows(0, m, m, n, k, alpha, a, b, beta, c_in, c_out);
+    return;
+  }
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t)
+    pool.emplace_back([=] {
+      for (int task = t; task < tasks; task += threads) {
+        const int row_begin = task * kRowBlock;
+        blocked_rows(row_begin, std::min(m, row_begin + kRowBlock), m, n, k, alpha, a, b, beta, c_in,
+                     c_out);
+      }
+    });
+  for (std::thread& worker : pool) worker.join();
+}
+
+}  // namespace gemm

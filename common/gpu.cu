@@ -1,0 +1,69 @@
+#include "gpu.cuh"
+
+#include <cublas_v2.h>
+
+#include "cuda_check.cuh"
+
+namespace gemm {
+
+namespace {
+std::string version_string(int version) {
+  return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
+}
+std::string capability(int cc) { return std::to_string(cc / 10) + "." + std::to_string(cc % 10); }
+}  // namespace
+
+DeviceInfo select_device(int device, int min_cc, const std::string& step_name) {
+  int count = 0;
+  const cudaError_t status = cudaGetDeviceCount(&count);
+  if (status != cudaSuccess || count == 0) {
+    cudaGetLastError();  // clear the sticky-free error so later calls are not confused
+    throw NoSuitableGpu(step_name + ": no CUDA GPU found (" +
+                        std::string(status == cudaSuccess ? "no devices" : cudaGetErrorString(status)) +
+                        "); this step needs an NVIDIA GPU of compute capability " + capability(min_cc) +
+                        " or newer and a working driver");
+  }
+  if (device >= count)
+    throw NoSuitableGpu(step_name + ": --device " + std::to_string(device) + " does not exist; this machine has " +
+                        std::to_string(count) + " GPU(s), numbered from 0");
+  CUDA_CHECK(cudaSetDevice(device));
+  cudaDeviceProp prop{};
+  CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+  DeviceInfo info;
+  info.name = prop.name;
+  info.cc_major = prop.major;
+  info.cc_minor = prop.minor;
+  info.sms = prop.multiProcessorCount;
+  int clock_khz = 0, memory_clock_khz = 0;
+  CUDA_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&memory_clock_khz, cudaDevAttrMemoryClockRate, device));
+  info.clock_mhz = clock_khz / 1000;
+  info.memory_clock_mhz = memory_clock_khz / 1000;
+  info.memory_bytes = (long long)prop.totalGlobalMem;
+  info.l2_bytes = prop.l2CacheSize;
+  int driver = 0, runtime = 0;
+  CUDA_CHECK(cudaDriverGetVersion(&driver));
+  CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
+  info.driver = version_string(driver);
+  info.runtime = version_string(runtime);
+  int cublas_major = 0, cublas_minor = 0, cublas_patch = 0;
+  cublasGetProperty(MAJOR_VERSION, &cublas_major);
+  cublasGetProperty(MINOR_VERSION, &cublas_minor);
+  cublasGetProperty(PATCH_LEVEL, &cublas_patch);
+  info.cublas = std::to_string(cublas_major) + "." + std::to_string(cublas_minor) + "." + std::to_string(cublas_patch);
+
+  const int cc = prop.major * 10 + prop.minor;
+  if (cc < min_cc)
+    throw NoSuitableGpu(step_name + ": " + info.name + " has compute capability " + capability(cc) +
+                        "; this step needs " + capability(min_cc) + " or newer");
+  return info;
+}
+
+std::string device_header(const DeviceInfo& info) {
+  return "GPU: " + info.name + " | cc " + std::to_string(info.cc_major) + "." + std::to_string(info.cc_minor) + " | " +
+         std::to_string(info.sms) + " SMs | " + std::to_string(info.clock_mhz) + " MHz | L2 " +
+         std::to_string(info.l2_bytes >> 20) + " MiB | driver " + info.driver + ", runtime " + info.runtime +
+         ", cuBLAS " + info.cublas;
+}
+
+}  // namespace gemm

@@ -1,0 +1,25 @@
+// Device selection, capability checks and the run header.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "results.hpp"
+
+namespace gemm {
+
+// Thrown when no suitable GPU is present: the step exits 77 with this message.
+struct NoSuitableGpu : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Selects `device` and checks it has at least `min_cc` (e.g. 75 for 7.5). Throws NoSuitableGpu with
+// a message that names what the step needs.
+DeviceInfo select_device(int device, int min_cc, const std::string& step_name);
+
+// "GPU: NVIDIA H100 80GB HBM3 | cc 9.0 | 132 SMs | 1980 MHz | driver 13.0, runtime 13.0, cuBLAS 13.0.0"
+std::string device_header(const DeviceInfo& info);
+
+}  // namespace gemm

@@ -1,0 +1,80 @@
+// Command-line options shared by every step program (DESIGN.md, "The step program contract").
+//
+// Parsing is strict: an unknown option, a missing or non-numeric value, or a size below 1 throws
+// UsageError, whose message is one line that names the problem and the fix. Pure C++ (no CUDA), so
+// the host tests exercise every rule.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "hd.hpp"
+
+namespace gemm {
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// A tunable a step declares; `--param key=value` sets it.
+struct ParamSpec {
+  std::string name;
+  int default_value = 0;
+  std::string help;
+};
+
+// Which optional option groups a step takes.
+struct OptionSet {
+  bool tensor_core = false;  // --layout, --dtype, --out
+};
+
+enum class Layout { nn, nt, tn };
+enum class InputType { f32, f16, bf16 };
+enum class OutputType { f32, f16 };
+
+const char* to_string(Layout layout);
+const char* to_string(InputType type);
+const char* to_string(OutputType type);
+
+struct Options {
+  std::vector<GemmShape> shapes;  // empty: the step's default set
+  bool sweep = false;
+  float alpha = 1.0f;
+  float beta = 0.0f;
+  int reps = 0;  // 0: chosen from the measured time of a warm-up launch
+  int warmup = 2;
+  bool check = true;
+  bool check_only = false;
+  std::string json_path;
+  std::uint64_t seed = 2024;
+  int device = 0;
+  bool help = false;
+  std::map<std::string, int> params;  // every declared param, defaults filled in
+  Layout layout = Layout::nn;
+  InputType dtype = InputType::f32;
+  OutputType out = OutputType::f32;
+};
+
+// Parses argv[1..argc). `params` are the step's tunables; `set` its extra option groups.
+Options parse_options(int argc, const char* const* argv, const std::vector<ParamSpec>& params,
+                      const OptionSet& set = {});
+
+// The usage text for --help.
+std::string usage_text(const std::string& program, const std::string& description,
+                       const std::vector<ParamSpec>& params, const OptionSet& set = {});
+
+// The shapes --sweep runs: powers of two 128..8192, then odd shapes.
+std::vector<GemmShape> sweep_shapes();
+
+// "MxNxK" or "N" (square) -> shape; throws UsageError naming the option on bad input.
+GemmShape parse_shape(const std::string& text, const std::string& option);
+
+// Strict number parsing; throws UsageError naming the option.
+long long parse_integer(const std::string& text, const std::string& option);
+double parse_real(const std::string& text, const std::string& option);
+
+}  // namespace gemm

@@ -1,0 +1,76 @@
+// Results files (DESIGN.md, "Results files"): what a run measured, per step and shape.
+//
+// A step writes one file with --json; tools/bench_all.py merges the files of one GPU into
+// docs/results/<gpu>.json. The viewer and the docs tables read these files; nothing else holds a
+// number. Schema: docs/results/README.md.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "json_writer.hpp"
+#include "stats.hpp"
+#include "verify.hpp"
+
+namespace gemm {
+
+constexpr const char* kResultsSchema = "gemm-steps-results/1";
+
+struct DeviceInfo {
+  std::string name;
+  int cc_major = 0, cc_minor = 0;
+  int sms = 0;
+  int clock_mhz = 0;          // maximum SM clock the driver reports
+  int memory_clock_mhz = 0;
+  long long memory_bytes = 0;
+  long long l2_bytes = 0;
+  std::string driver;         // CUDA driver API version, e.g. "13.0"
+  std::string runtime;        // CUDA runtime version
+  std::string cublas;         // cuBLAS version
+};
+
+enum class Verdict { pass, fail, unchecked };
+const char* to_string(Verdict verdict);
+
+struct ShapeResult {
+  int m = 0, n = 0, k = 0;
+  double alpha = 1, beta = 0;
+  bool timed = false;
+  TimingStats ours;
+  TimingStats cublas;
+  bool checked = false;
+  std::string reference;  // "cpu-fp64" or "cublas-fp32" (what C was compared with)
+  ErrorReport error;
+  Verdict verdict = Verdict::unchecked;
+};
+
+struct StepRun {
+  std::string step;         // folder name, e.g. "01_naive"
+  std::string variant;      // a step's variant name, "" for the default
+  std::string description;
+  std::map<std::string, int> params;
+  std::string dtype = "f32", layout = "nn", out = "f32";
+  std::string cublas_label; // what cuBLAS call the cuBLAS column is, e.g. "cublasSgemm (fp32, TF32 off)"
+  unsigned long long seed = 0;
+  std::vector<ShapeResult> shapes;
+};
+
+Json to_json(const DeviceInfo& device);
+Json to_json(const ShapeResult& shape);
+Json to_json(const StepRun& run);
+
+// A whole results file: schema, date (UTC, ISO 8601), device, runs.
+Json results_document(const DeviceInfo& device, const std::vector<StepRun>& runs,
+                      const std::string& date_utc);
+
+// Writes the document to `path`; throws std::runtime_error naming the path on failure.
+void write_results_file(const std::string& path, const Json& document);
+
+// A file-name-safe form of the GPU name: "NVIDIA H100 80GB HBM3" -> "nvidia-h100-80gb-hbm3".
+std::string device_slug(const std::string& name);
+
+// The current time as "YYYY-MM-DDTHH:MM:SSZ".
+std::string utc_now();
+
+}  // namespace gemm

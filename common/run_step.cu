@@ -1,0 +1,308 @@
+#include "run_step.cuh"
+
+#include <cstdio>
+#include <cstring>
+#include <limits>
+
+#include "cpu_gemm.hpp"
+#include "cublas_ref.cuh"
+#include "cuda_check.cuh"
+#include "device_buffer.cuh"
+#include "exit_codes.hpp"
+#include "gpu.cuh"
+#include "random.hpp"
+#include "report.hpp"
+#include "results.hpp"
+#include "timer.cuh"
+#include "verify.hpp"
+
+namespace gemm {
+
+namespace {
+
+// Guard zones around C: 64 floats (256 bytes, so C keeps cudaMalloc's 256-byte alignment) on each
+// side, filled with a bit pattern no kernel produces. A changed guard means a write outside C.
+constexpr std::size_t kGuardFloats = 64;
+constexpr std::uint32_t kGuardBits = 0x7fc0dead;  // a quiet NaN with a recognisable payload
+
+// Problems up to this many flops are checked against the CPU fp64 reference (seconds on one core);
+// larger ones against cuBLAS fp32.
+constexpr double kCpuReferenceMaxFlops = 2.2e9;
+
+// Timing: enough repetitions for about this much measured time, within [kMinReps, kMaxReps].
+constexpr double kTargetTimedMs = 1000.0;
+constexpr int kMinReps = 5;
+constexpr int kMaxReps = 30;
+
+std::string shape_text(const GemmShape& s) {
+  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+}
+
+std::size_t elements(int rows, int cols) { return std::size_t(rows) * std::size_t(cols); }
+
+// Device bytes a shape needs: A, B, C with guards, cuBLAS's C; the L2 flush buffer comes on top.
+std::size_t device_bytes(const GemmShape& s) {
+  return sizeof(float) * (elements(s.m, s.k) + elements(s.k, s.n) + 2 * elements(s.m, s.n) + 2 * kGuardFloats);
+}
+
+void validate_shape(const GemmShape& s, const StepDescription& step, const Params& params,
+                    const cudaDeviceProp& prop, std::size_t free_bytes, long long flush_bytes) {
+  constexpr std::size_t kMaxElements = std::size_t(std::numeric_limits<int>::max());
+  struct Matrix {
+    const char* name;
+    std::size_t count;
+  } matrices[] = {{"A (MxK)", elements(s.m, s.k)}, {"B (KxN)", elements(s.k, s.n)}, {"C (MxN)", elements(s.m, s.n)}};
+  for (const Matrix& matrix : matrices)
+    if (matrix.count > kMaxElements)
+      throw UsageError("shape " + shape_text(s) + ": " + matrix.name + " has " + std::to_string(matrix.count) +
+                       " elements; the kernels index with 32-bit integers, so each matrix must have fewer than "
+                       "2^31 elements: use smaller sizes");
+
+  const std::size_t needed = device_bytes(s) + std::size_t(flush_bytes);
+  if (needed > free_bytes) {
+    char message[256];
+    std::snprintf(message, sizeof message,
+                  "shape %s needs %.1f GB of device memory; the GPU has %.1f GB free: use smaller sizes",
+                  shape_text(s).c_str(), double(needed) / 1e9, double(free_bytes) / 1e9);
+    throw UsageError(message);
+  }
+
+  const LaunchShape launch = step.launch_shape(s, params);
+  const int limits[3] = {prop.maxGridSize[0], prop.maxGridSize[1], prop.maxGridSize[2]};
+  const int grid[3] = {launch.grid.x, launch.grid.y, launch.grid.z};
+  const char* axis = "xyz";
+  for (int i = 0; i < 3; ++i)
+    if (grid[i] > limits[i])
+      throw UsageError("shape " + shape_text(s) + " needs " + std::to_string(grid[i]) + " blocks along grid " +
+                       axis[i] + ", above this GPU's limit of " + std::to_string(limits[i]) +
+                       ": use a smaller dimension for that axis (see this step's mapping.hpp)");
+  const long long threads = (long long)launch.block.x * launch.block.y * launch.block.z;
+  if (threads > prop.maxThreadsPerBlock)
+    throw UsageError("these --param values give " + std::to_string(threads) + " threads per block; this GPU allows " +
+                     std::to_string(prop.maxThreadsPerBlock));
+  if (std::size_t(launch.shared_bytes) > prop.sharedMemPerBlockOptin)
+    throw UsageError("these --param values need " + std::to_string(launch.shared_bytes) +
+                     " bytes of shared memory per block; this GPU allows " +
+                     std::to_string(prop.sharedMemPerBlockOptin) + ": choose smaller tiles");
+}
+
+// The inputs of one shape: fresh for each shape, from (seed, shape).
+struct Inputs {
+  std::vector<float> a, b, c;
+};
+
+Inputs make_inputs(const GemmShape& s, std::uint64_t seed) {
+  Inputs in;
+  in.a.resize(elements(s.m, s.k));
+  in.b.resize(elements(s.k, s.n));
+  in.c.resize(elements(s.m, s.n));
+  const std::uint64_t stream = (std::uint64_t(s.m) * 1000003u + std::uint64_t(s.n)) * 1000003u + std::uint64_t(s.k);
+  fill_uniform(in.a, seed, 3 * stream);
+  fill_uniform(in.b, seed, 3 * stream + 1);
+  fill_uniform(in.c, seed, 3 * stream + 2);
+  return in;
+}
+
+float guard_value() {
+  float value;
+  std::memcpy(&value, &kGuardBits, sizeof value);
+  return value;
+}
+
+class ShapeRunner {
+ public:
+  ShapeRunner(const StepDescription& step, const Options& options, cudaStream_t stream, cublasHandle_t cublas,
+              LaunchTimer& timer)
+      : step_(step), options_(options), stream_(stream), cublas_(cublas), timer_(timer) {}
+
+  ShapeResult run(const GemmShape& s) {
+    ShapeResult result;
+    result.m = s.m;
+    result.n = s.n;
+    result.k = s.k;
+    result.alpha = options_.alpha;
+    result.beta = options_.beta;
+
+    const Inputs in = make_inputs(s, options_.seed);
+    DeviceBuffer<float> a(in.a.size()), b(in.b.size());
+    DeviceBuffer<float> c(in.c.size() + 2 * kGuardFloats), c_cublas(in.c.size());
+    a.upload(in.a);
+    b.upload(in.b);
+    float* c_matrix = c.data() + kGuardFloats;
+
+    Fp32Problem ours{s, options_.alpha, options_.beta, a.data(), b.data(), c_matrix};
+    Fp32Problem theirs{s, options_.alpha, options_.beta, a.data(), b.data(), c_cublas.data()};
+
+    if (options_.check) check(result, in, c, ours, theirs);
+    if (!options_.check_only) time(result, ours, theirs);
+    return result;
+  }
+
+ private:
+  void launch(const Fp32Problem& problem) { step_.launch(problem, options_.params, stream_); }
+
+  void check(ShapeResult& result, const Inputs& in, DeviceBuffer<float>& c, const Fp32Problem& ours,
+             const Fp32Problem& theirs) {
+    const GemmShape& s = ours.shape;
+    const std::size_t count = in.c.size();
+    // C: guards, then NaN poison (beta == 0, so a kernel must write every element and read none)
+    // or the input C (beta != 0).
+    std::vector<float> guard(kGuardFloats, guard_value());
+    c.upload(guard, 0);
+    c.upload(guard, kGuardFloats + count);
+    if (options_.beta == 0.0f)
+      CUDA_CHECK(cudaMemset(c.data() + kGuardFloats, 0xff, count * sizeof(float)));  // all-ones bits: NaN
+    else
+      c.upload(in.c, kGuardFloats);
+    launch(ours);
+    CUDA_CHECK(cudaStreamSynchronize(stream_));
+
+    std::vector<float> computed(count), guards_after(2 * kGuardFloats);
+    c.download(computed.data(), count, kGuardFloats);
+    c.download(guards_after.data(), kGuardFloats, 0);
+    c.download(guards_after.data() + kGuardFloats, kGuardFloats, kGuardFloats + count);
+    const bool guards_intact =
+        std::memcmp(guards_after.data(), std::vector<float>(2 * kGuardFloats, guard_value()).data(),
+                    guards_after.size() * sizeof(float)) == 0;
+
+    const double flops = 2.0 * double(s.m) * double(s.n) * double(s.k);
+    if (flops <= kCpuReferenceMaxFlops) {
+      std::vector<double> reference(count);
+      cpu_gemm_blocked(s.m, s.n, s.k, options_.alpha, in.a.data(), in.b.data(), options_.beta, in.c.data(),
+                       reference.data());
+      result.reference = "cpu-fp64";
+      result.error = compare(computed.data(), reference.data(), count, kFp32Tolerance);
+    } else {
+      // cuBLAS writes its own C, loaded with the input C first.
+      CUDA_CHECK(cudaMemcpy(theirs.c, in.c.data(), count * sizeof(float), cudaMemcpyHostToDevice));
+      cublas_sgemm(cublas_, theirs);
+      CUDA_CHECK(cudaStreamSynchronize(stream_));
+      std::vector<float> reference(count);
+      CUDA_CHECK(cudaMemcpy(reference.data(), theirs.c, count * sizeof(float), cudaMemcpyDeviceToHost));
+      result.reference = "cublas-fp32";
+      result.error = compare(computed.data(), reference.data(), count, kFp32Tolerance);
+    }
+    result.checked = true;
+    result.verdict = result.error.passed && guards_intact ? Verdict::pass : Verdict::fail;
+    if (!guards_intact)
+      std::fprintf(stderr, "%s: shape %s: the kernel wrote outside C (guard zone changed)\n", step_.name.c_str(),
+                   shape_text(s).c_str());
+    if (!result.error.passed) {
+      const std::size_t at = result.error.worst_index;
+      std::fprintf(stderr, "%s: shape %s: worst element C[%zu][%zu] = %g (%zu non-finite values)\n",
+                   step_.name.c_str(), shape_text(s).c_str(), at / std::size_t(s.n), at % std::size_t(s.n),
+                   double(computed[at]), result.error.non_finite);
+    }
+  }
+
+  void time(ShapeResult& result, const Fp32Problem& ours, const Fp32Problem& theirs) {
+    auto run_ours = [&] { launch(ours); };
+    auto run_cublas = [&] { cublas_sgemm(cublas_, theirs); };
+    // Warm-up: module loading, cuBLAS's kernel selection for a new shape, clocks ramping up.
+    for (int i = 0; i < options_.warmup; ++i) {
+      run_ours();
+      run_cublas();
+    }
+    int reps = options_.reps;
+    if (reps == 0) {
+      const double estimate_ms = std::max(timer_.time_once(run_ours), timer_.time_once(run_cublas));
+      reps = estimate_ms > 0 ? int(kTargetTimedMs / estimate_ms) : kMaxReps;
+      reps = std::min(kMaxReps, std::max(kMinReps, reps));
+    }
+    result.ours = timer_.time(run_ours, reps);
+    result.cublas = timer_.time(run_cublas, reps);
+    result.timed = true;
+  }
+
+  const StepDescription& step_;
+  const Options& options_;
+  cudaStream_t stream_;
+  cublasHandle_t cublas_;
+  LaunchTimer& timer_;
+};
+
+int run(int argc, char** argv, const StepDescription& step) {
+  const Options options = parse_options(argc, argv, step.params);
+  if (options.help) {
+    std::printf("%s", usage_text(step.name, step.title, step.params).c_str());
+    return kExitOk;
+  }
+  if (step.check_params) {
+    const std::string rule = step.check_params(options.params);
+    if (!rule.empty()) throw UsageError("--param values rejected: " + rule);
+  }
+  const std::vector<GemmShape> shapes = options.shapes.empty() ? default_shapes() : options.shapes;
+
+  const DeviceInfo device = select_device(options.device, step.min_cc, step.name);
+  cudaDeviceProp prop{};
+  CUDA_CHECK(cudaGetDeviceProperties(&prop, options.device));
+  std::size_t free_bytes = 0, total_bytes = 0;
+  CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  const long long flush_bytes = options.check_only ? 0 : 2 * device.l2_bytes;
+  for (const GemmShape& s : shapes) validate_shape(s, step, options.params, prop, free_bytes, flush_bytes);
+
+  std::printf("%s: %s\n%s\n", step.name.c_str(), step.title.c_str(), device_header(device).c_str());
+  std::printf("C = %g*A*B + %g*C, fp32, seed %llu", double(options.alpha), double(options.beta),
+              (unsigned long long)options.seed);
+  for (const auto& [key, value] : options.params) std::printf(", %s=%d", key.c_str(), value);
+  std::printf("\n%s\n", table_header().c_str());
+  std::fflush(stdout);
+
+  cudaStream_t stream = nullptr;
+  CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  struct StreamGuard {
+    cudaStream_t stream;
+    ~StreamGuard() { cudaStreamDestroy(stream); }
+  } stream_guard{stream};
+  CublasHandle cublas(stream);
+  LaunchTimer timer(stream, options.check_only ? 0 : device.l2_bytes);
+  ShapeRunner runner(step, options, stream, cublas.get(), timer);
+
+  StepRun run;
+  run.step = step.name;
+  run.description = step.title;
+  run.params = options.params;
+  run.cublas_label = kCublasSgemmLabel;
+  run.seed = options.seed;
+  bool all_passed = true;
+  for (const GemmShape& s : shapes) {
+    ShapeResult result = runner.run(s);
+    all_passed = all_passed && result.verdict != Verdict::fail;
+    std::printf("%s\n", table_row(result).c_str());
+    std::fflush(stdout);
+    run.shapes.push_back(result);
+  }
+  if (!options.json_path.empty()) {
+    try {
+      write_results_file(options.json_path, results_document(device, {run}, utc_now()));
+    } catch (const std::runtime_error& error) {
+      throw UsageError(error.what());
+    }
+    std::printf("results written to %s\n", options.json_path.c_str());
+  }
+  return all_passed ? kExitOk : kExitWrongResult;
+}
+
+}  // namespace
+
+std::vector<GemmShape> default_shapes() { return {{1024, 1024, 1024}, {2048, 2048, 2048}, {4096, 4096, 4096}}; }
+
+int run_step(int argc, char** argv, const StepDescription& step) {
+  try {
+    return run(argc, argv, step);
+  } catch (const UsageError& error) {
+    std::fprintf(stderr, "%s: %s\n", step.name.c_str(), error.what());
+    return kExitUsage;
+  } catch (const NoSuitableGpu& error) {
+    std::fprintf(stderr, "%s (skipped)\n", error.what());
+    return kExitNoGpu;
+  } catch (const CudaError& error) {
+    std::fprintf(stderr, "%s: CUDA error: %s\n", step.name.c_str(), error.what());
+    return kExitCudaError;
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "%s: error: %s\n", step.name.c_str(), error.what());
+    return kExitCudaError;
+  }
+}
+
+}  // namespace gemm

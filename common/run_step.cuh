@@ -1,0 +1,51 @@
+// run_step: the whole program of an fp32 GPU step, so that a step's main.cu is a description and
+// one call. It parses the options, picks the GPU, validates every shape before running any, and for
+// each shape: makes seeded inputs, runs one checked launch (C poisoned with NaN when beta == 0,
+// guard zones around C), compares with a reference (CPU fp64 for small problems, cuBLAS fp32
+// otherwise), times the step and cuBLAS SGEMM the same way, prints a row, and writes --json.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "hd.hpp"
+#include "options.hpp"
+
+namespace gemm {
+
+using Params = std::map<std::string, int>;
+
+// C = alpha * A * B + beta * C, row-major, A is M x K, B is K x N, C is M x N (leading dimensions
+// K, N, N). With beta == 0, C is not read (BLAS convention: it may hold NaN).
+struct Fp32Problem {
+  GemmShape shape;
+  float alpha = 1, beta = 0;
+  const float* a = nullptr;
+  const float* b = nullptr;
+  float* c = nullptr;
+};
+
+struct StepDescription {
+  std::string name;    // the folder name, e.g. "01_naive"
+  std::string title;   // one line: what this stage changes
+  int min_cc = 75;     // minimum compute capability, e.g. 80 for 8.0
+  std::vector<ParamSpec> params;
+  // Returns "" when the tunables are consistent, else the rule they break (exit 2).
+  std::function<std::string(const Params&)> check_params;
+  // The launch the step will make for a shape: the harness checks it against the GPU's limits.
+  std::function<LaunchShape(const GemmShape&, const Params&)> launch_shape;
+  // Enqueues the computation on `stream`; checks the launch (CUDA_CHECK_LAUNCH).
+  std::function<void(const Fp32Problem&, const Params&, cudaStream_t)> launch;
+};
+
+// The default shapes when none are given: 1024, 2048, 4096 square.
+std::vector<GemmShape> default_shapes();
+
+// The whole step program. Returns the exit code (DESIGN.md): 0, 1, 2, 3 or 77.
+int run_step(int argc, char** argv, const StepDescription& step);
+
+}  // namespace gemm

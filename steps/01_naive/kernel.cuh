@@ -1,0 +1,27 @@
+// Step 01, naive: one thread per element of C, threadIdx.x walking the rows of C.
+#pragma once
+
+#include "cuda_check.cuh"
+#include "epilogue.hpp"
+#include "mapping.hpp"
+#include "run_step.cuh"
+
+namespace step01 {
+
+__global__ void naive_sgemm(GemmShape shape, float alpha, const float* a, const float* b, float beta, float* c) {
+  const CElement e = c_element(shape, gemm::this_thread());
+  if (!e.valid) return;  // threads past the edge of C own nothing
+  float acc = 0.0f;
+  for (int k = 0; k < shape.k; ++k) acc += a[a_index(shape, e, k)] * b[b_index(shape, e, k)];
+  const int at = c_index(shape, e);
+  c[at] = gemm::epilogue(alpha, acc, beta, c + at);
+}
+
+inline void launch(const gemm::Fp32Problem& p, const gemm::Params&, cudaStream_t stream) {
+  const LaunchShape shape = launch_shape(p.shape);
+  naive_sgemm<<<gemm::to_dim3(shape.grid), gemm::to_dim3(shape.block), 0, stream>>>(p.shape, p.alpha, p.a, p.b,
+                                                                                      p.beta, p.c);
+  CUDA_CHECK_LAUNCH("naive_sgemm<<<...>>>");
+}
+
+}  // namespace step01

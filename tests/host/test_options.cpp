@@ -1,0 +1,165 @@
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "options.hpp"
+
+using gemm::parse_options;
+using gemm::UsageError;
+
+namespace {
+
+gemm::Options parse(std::vector<std::string> args, const std::vector<gemm::ParamSpec>& params = {},
+                    gemm::OptionSet set = {}) {
+  std::vector<const char*> argv{"step"};
+  for (const std::string& arg : args) argv.push_back(arg.c_str());
+  return parse_options(int(argv.size()), argv.data(), params, set);
+}
+
+std::string error_of(std::vector<std::string> args, const std::vector<gemm::ParamSpec>& params = {},
+                     gemm::OptionSet set = {}) {
+  try {
+    parse(std::move(args), params, set);
+  } catch (const UsageError& error) {
+    return error.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST(Options, DefaultsLeaveShapesToTheStep) {
+  const gemm::Options options = parse({});
+  EXPECT_TRUE(options.shapes.empty());
+  EXPECT_FLOAT_EQ(options.alpha, 1.0f);
+  EXPECT_FLOAT_EQ(options.beta, 0.0f);
+  EXPECT_TRUE(options.check);
+  EXPECT_FALSE(options.check_only);
+  EXPECT_EQ(options.reps, 0);
+}
+
+TEST(Options, SizeAndDimensions) {
+  auto options = parse({"--size", "512"});
+  ASSERT_EQ(options.shapes.size(), 1u);
+  EXPECT_EQ(options.shapes[0].m, 512);
+  EXPECT_EQ(options.shapes[0].k, 512);
+  options = parse({"--m", "3", "--n=4", "--k", "5"});
+  ASSERT_EQ(options.shapes.size(), 1u);
+  EXPECT_EQ(options.shapes[0].m, 3);
+  EXPECT_EQ(options.shapes[0].n, 4);
+  EXPECT_EQ(options.shapes[0].k, 5);
+}
+
+TEST(Options, ShapeList) {
+  const auto options = parse({"--shapes", "1x1x1,17x33x65,64"});
+  ASSERT_EQ(options.shapes.size(), 3u);
+  EXPECT_EQ(options.shapes[1].n, 33);
+  EXPECT_EQ(options.shapes[2].m, 64);
+  EXPECT_EQ(options.shapes[2].k, 64);
+}
+
+TEST(Options, SweepHasPowersOfTwoAndOddShapes) {
+  const auto shapes = parse({"--sweep"}).shapes;
+  ASSERT_GE(shapes.size(), 7u);
+  EXPECT_EQ(shapes.front().m, 128);
+  bool has_8192 = false, has_odd = false;
+  for (const auto& s : shapes) {
+    has_8192 |= s.m == 8192;
+    has_odd |= s.m % 2 == 1 || s.n % 2 == 1 || s.k % 2 == 1;
+  }
+  EXPECT_TRUE(has_8192);
+  EXPECT_TRUE(has_odd);
+}
+
+TEST(Options, ComputationAndMeasurement) {
+  const auto options = parse({"--alpha", "1.5", "--beta", "-0.25", "--reps", "7", "--warmup", "0", "--seed", "9",
+                              "--device", "1", "--json", "out.json", "--check-only"});
+  EXPECT_FLOAT_EQ(options.alpha, 1.5f);
+  EXPECT_FLOAT_EQ(options.beta, -0.25f);
+  EXPECT_EQ(options.reps, 7);
+  EXPECT_EQ(options.warmup, 0);
+  EXPECT_EQ(options.seed, 9u);
+  EXPECT_EQ(options.device, 1);
+  EXPECT_EQ(options.json_path, "out.json");
+  EXPECT_TRUE(options.check_only);
+}
+
+TEST(Options, UnknownOptionNamesIt) {
+  EXPECT_NE(error_of({"--sise", "4"}).find("unknown option '--sise'"), std::string::npos);
+}
+
+TEST(Options, MissingValue) {
+  EXPECT_NE(error_of({"--size"}).find("--size needs a value"), std::string::npos);
+  EXPECT_NE(error_of({"--json"}).find("--json needs a value"), std::string::npos);
+}
+
+TEST(Options, NonNumeric) {
+  EXPECT_NE(error_of({"--size", "big"}).find("whole number"), std::string::npos);
+  EXPECT_NE(error_of({"--size", "12x"}).find("--size"), std::string::npos);
+  EXPECT_NE(error_of({"--alpha", "one"}).find("needs a number"), std::string::npos);
+  EXPECT_NE(error_of({"--reps", "3.5"}).find("whole number"), std::string::npos);
+  EXPECT_NE(error_of({"--alpha", "nan"}).find("finite"), std::string::npos);
+}
+
+TEST(Options, ZeroOrNegativeSizes) {
+  EXPECT_NE(error_of({"--size", "0"}).find("at least 1"), std::string::npos);
+  EXPECT_NE(error_of({"--m", "-3", "--n", "2", "--k", "2"}).find("at least 1"), std::string::npos);
+  EXPECT_NE(error_of({"--shapes", "4x0x4"}).find("at least 1"), std::string::npos);
+  EXPECT_NE(error_of({"--size", "99999999999"}).find("at most"), std::string::npos);
+}
+
+TEST(Options, BadShapeText) {
+  EXPECT_NE(error_of({"--shapes", "4x4"}).find("MxNxK"), std::string::npos);
+  EXPECT_NE(error_of({"--shapes", ""}).find("--shapes"), std::string::npos);
+}
+
+TEST(Options, ConflictingShapeOptions) {
+  EXPECT_NE(error_of({"--size", "4", "--sweep"}).find("give one of"), std::string::npos);
+  EXPECT_NE(error_of({"--m", "4"}).find("go together"), std::string::npos);
+}
+
+TEST(Options, ConflictingCheckOptions) {
+  EXPECT_NE(error_of({"--check-only", "--no-check"}).find("contradict"), std::string::npos);
+}
+
+TEST(Options, RepsOutOfRange) {
+  EXPECT_NE(error_of({"--reps", "0"}).find("between 1"), std::string::npos);
+  EXPECT_NE(error_of({"--seed", "-1"}).find("0 or more"), std::string::npos);
+}
+
+TEST(Options, FlagsTakeNoValue) {
+  EXPECT_NE(error_of({"--sweep=yes"}).find("takes no value"), std::string::npos);
+}
+
+TEST(Options, Params) {
+  const std::vector<gemm::ParamSpec> params{{"BM", 128, "rows"}, {"BK", 8, "depth"}};
+  auto options = parse({"--param", "BM=64"}, params);
+  EXPECT_EQ(options.params.at("BM"), 64);
+  EXPECT_EQ(options.params.at("BK"), 8);  // default filled in
+  options = parse({"--param=BK=16"}, params);
+  EXPECT_EQ(options.params.at("BK"), 16);
+  EXPECT_NE(error_of({"--param", "BN=64"}, params).find("this step takes: BM, BK"), std::string::npos);
+  EXPECT_NE(error_of({"--param", "BM"}, params).find("key=value"), std::string::npos);
+  EXPECT_NE(error_of({"--param", "BM=big"}, params).find("whole number"), std::string::npos);
+  EXPECT_NE(error_of({"--param", "BM=1"}).find("takes: none"), std::string::npos);
+}
+
+TEST(Options, TensorCoreOptionsOnlyWhereDeclared) {
+  EXPECT_NE(error_of({"--layout", "nt"}).find("unknown option"), std::string::npos);
+  gemm::OptionSet set;
+  set.tensor_core = true;
+  const auto options = parse({"--layout", "tn", "--dtype", "bf16", "--out", "f16"}, {}, set);
+  EXPECT_EQ(options.layout, gemm::Layout::tn);
+  EXPECT_EQ(options.dtype, gemm::InputType::bf16);
+  EXPECT_EQ(options.out, gemm::OutputType::f16);
+  EXPECT_NE(error_of({"--layout", "tt"}, {}, set).find("nn, nt or tn"), std::string::npos);
+  EXPECT_EQ(parse({}, {}, set).dtype, gemm::InputType::f16);
+}
+
+TEST(Options, UsageListsOptionsAndParams) {
+  const std::string text = gemm::usage_text("07_x", "demo", {{"TM", 8, "rows per thread"}});
+  EXPECT_NE(text.find("--check-only"), std::string::npos);
+  EXPECT_NE(text.find("TM (default 8)"), std::string::npos);
+  EXPECT_NE(text.find("77 no suitable GPU"), std::string::npos);
+}

@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""Runs every built GPU GEMM step at the standard sizes and merges their results into one results
+file per GPU: <out>/<gpu-slug>.json (default out: build/results; the shipped ones live in
+docs/results). Each run is stamped with the git commit and the date.
+
+    tools/bench_all.py                      # every step, standard shapes, into build/results
+    tools/bench_all.py --out docs/results   # what the H100 figures in docs/ come from
+    tools/bench_all.py --steps 01,02 --shapes 1024,2048
+"""
+import argparse
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import results_lib  # noqa: E402
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+STANDARD_SHAPES = "1024,2048,4096,8192,1000x999x1001,4095x4097x4093"
+# Programs that are not GEMM steps of the standard contract (CPU reference, bank-conflict demos).
+NOT_GEMM = {"00", "03", "04"}
+
+
+def git_commit():
+    try:
+        commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "HEAD"], capture_output=True, text=True,
+                                check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, check=True).stdout.strip()
+        return commit + ("-dirty" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def slug(name):
+    return re.sub(r"-+", "-", re.sub(r"[^a-z0-9]", "-", name.lower())).strip("-") or "unknown-gpu"
+
+
+def find_steps(build, selected):
+    programs = []
+    for path in sorted(glob.glob(os.path.join(build, "bin", "[0-9][0-9]_*"))):
+        number = os.path.basename(path)[:2]
+        if number in NOT_GEMM or not os.access(path, os.X_OK):
+            continue
+        if selected and number not in selected:
+            continue
+        programs.append(path)
+    return programs
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--out", default=None, help="folder for the merged results file (default BUILD/results)")
+    parser.add_argument("--steps", default="", help="comma-separated step numbers, e.g. 01,02 (default: all)")
+    parser.add_argument("--shapes", default=STANDARD_SHAPES)
+    parser.add_argument("--extra", default="", help="extra arguments for every step, e.g. '--reps 10'")
+    args = parser.parse_args()
+    out_dir = args.out or os.path.join(args.build, "results")
+    selected = {s.strip().zfill(2) for s in args.steps.split(",") if s.strip()}
+    programs = find_steps(args.build, selected)
+    if not programs:
+        print(f"bench_all: no GPU steps built under {args.build}/bin: build first (see README)", file=sys.stderr)
+        return 2
+
+    commit, runs, device, failed = git_commit(), [], None, []
+    with tempfile.TemporaryDirectory() as scratch:
+        for program in programs:
+            name = os.path.basename(program)
+            json_path = os.path.join(scratch, name + ".json")
+            command = [program, "--shapes", args.shapes, "--json", json_path] + args.extra.split()
+            print("$ " + " ".join(os.path.relpath(c, ROOT) if c.startswith(ROOT) else c for c in command), flush=True)
+            code = subprocess.run(command).returncode
+            if code == 77:
+                print(f"bench_all: {name} skipped (no suitable GPU)")
+                continue
+            if code not in (0, 1) or not os.path.exists(json_path):
+                print(f"bench_all: {name} exited {code} without results", file=sys.stderr)
+                failed.append(name)
+                continue
+            if code == 1:
+                failed.append(name)
+            document = results_lib.load(json_path)
+            device = device or document["device"]
+            for run in document["runs"]:
+                run["commit"], run["date"] = commit, document["date"]
+                runs.append(run)
+    if not runs:
+        print("bench_all: nothing ran (no suitable GPU?)", file=sys.stderr)
+        return 77
+    os.makedirs(out_dir, exist_ok=True)
+    path = os.path.join(out_dir, slug(device["name"]) + ".json")
+    existing = results_lib.load(path) if os.path.exists(path) else None
+    merged = results_lib.merge(existing, runs, device)
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump(merged, handle, indent=2)
+        handle.write("\n")
+    print(f"bench_all: {len(runs)} run(s) merged into {os.path.relpath(path, ROOT)}")
+    if failed:
+        print(f"bench_all: failed: {', '.join(failed)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,53 @@
+# Shared by tools/run and tools/test: install what is missing (Debian/Ubuntu), configure, build.
+# Sourced, not run. Honours BUILD_DIR (default: build) and CUDA_ARCHS (default: the GPU present,
+# else the documented list in CMakeLists.txt).
+
+GEMM_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD_DIR=${BUILD_DIR:-$GEMM_ROOT/build}
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
+die() { printf 'error: %s\n' "$*" >&2; exit "${2:-2}"; }
+
+# Debian packages the build and tests use; the steps themselves need only the CUDA Toolkit and CMake.
+GEMM_PACKAGES_BUILD="cmake g++ make python3"
+GEMM_PACKAGES_TEST="libgtest-dev"
+
+install_missing() {
+  local wanted="$*" missing=""
+  command -v dpkg-query >/dev/null 2>&1 || { say "not a Debian/Ubuntu system: install by hand: $wanted"; return 0; }
+  for package in $wanted; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing="$missing $package"
+  done
+  [ -z "$missing" ] && return 0
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo="sudo"; else
+      say "missing packages:$missing (no root and no password-less sudo: install them, then run again)"
+      return 0
+    fi
+  fi
+  say "installing:$missing"
+  $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing >/dev/null ||
+    say "apt-get could not install:$missing (continuing; CMake will say what it skips)"
+}
+
+find_cuda() {
+  if ! command -v nvcc >/dev/null 2>&1; then
+    for dir in "${CUDA_HOME:-}" /usr/local/cuda /usr/local/cuda-13.0; do
+      if [ -n "$dir" ] && [ -x "$dir/bin/nvcc" ]; then export PATH="$dir/bin:$PATH"; break; fi
+    done
+  fi
+  command -v nvcc >/dev/null 2>&1 ||
+    die "the CUDA Toolkit (nvcc) was not found: install CUDA 12.8 or newer (13.0 tested) and put its bin/ on PATH, or set CUDA_HOME"
+}
+
+configure_and_build() {
+  local arch_flag=()
+  [ -n "${CUDA_ARCHS:-}" ] && arch_flag=(-DCMAKE_CUDA_ARCHITECTURES="$CUDA_ARCHS")
+  say "configuring $BUILD_DIR"
+  cmake -S "$GEMM_ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release "${arch_flag[@]}" || die "cmake configure failed" 3
+  say "building"
+  cmake --build "$BUILD_DIR" -j "$(nproc 2>/dev/null || echo 2)" || die "build failed" 3
+}
+
+have_gpu() { command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; }

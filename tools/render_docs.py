@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+"""Fills the measured tables in docs/*.md from the results files in docs/results/.
+
+A table lives between two markers; everything between them is generated:
+
+    <!-- results-table steps=01_naive,02_gmem_coalescing -->
+    <!-- end results-table -->
+
+    <!-- speedup-table base=01_naive step=02_gmem_coalescing -->
+    <!-- end speedup-table -->
+
+Optional attributes: gpu=<results file name without .json> (default: every results file that has
+the steps), shapes=1024,4096x4096x4096 (default: every measured shape).
+--check exits 1 when a doc is not what the results files give (a CTest test runs it), so no
+figure in the docs can be typed by hand.
+"""
+import argparse
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import results_lib  # noqa: E402
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+BLOCK = re.compile(r"(<!-- (results-table|speedup-table)([^>]*)-->\n)(.*?)(<!-- end \2 -->)", re.S)
+
+
+def parse_attributes(text):
+    return dict(re.findall(r"(\w+)=(\S+)", text))
+
+
+def shape_label(shape):
+    return f"{shape['m']}×{shape['n']}×{shape['k']}"
+
+
+def shape_filter(attributes):
+    if "shapes" not in attributes:
+        return None
+    wanted = set()
+    for item in attributes["shapes"].split(","):
+        parts = item.split("x")
+        wanted.add(tuple(int(p) for p in (parts * 3 if len(parts) == 1 else parts)))
+    return wanted
+
+
+def source_line(document, path, runs):
+    device = document["device"]
+    dates = sorted({run.get("date", "?")[:10] for run in runs})
+    commits = sorted({run.get("commit", "?")[:10] for run in runs})
+    reps = sorted({s["time"]["reps"] for run in runs for s in run["shapes"] if "time" in s})
+    rep_text = f"{reps[0]}–{reps[-1]}" if len(reps) > 1 else (str(reps[0]) if reps else "?")
+    return (f"*{device['name']} (cc {device['compute_capability']}, {device['sms']} SMs, "
+            f"{device['clock_mhz']} MHz), driver {device['driver']}, runtime {device['runtime']}, "
+            f"cuBLAS {device.get('cublas', '?')}; run {', '.join(dates)}, commit {', '.join(commits)}; "
+            f"median of {rep_text} timed launches, each after an L2 flush; "
+            f"from `{os.path.relpath(path, ROOT)}`.*")
+
+
+# FP32 lanes per SM by compute capability (the CUDA programming guide's arithmetic throughput table).
+FP32_LANES = {"7.5": 64, "8.0": 64, "8.6": 128, "8.7": 128, "8.9": 128, "9.0": 128}
+
+
+def fp32_peak_gflops(device):
+    """SMs x FP32 lanes x 2 flops (an FFMA) x clock: the fp32 floor of a GEMM on this GPU."""
+    lanes = FP32_LANES.get(device["compute_capability"], 128)
+    return device["sms"] * lanes * 2 * device["clock_mhz"] / 1000.0
+
+
+def find_runs(document, step):
+    return [run for run in document["runs"] if run["step"] == step]
+
+
+def fmt(value, digits=1):
+    return f"{value:,.{digits}f}"
+
+
+def results_table(attributes, documents):
+    steps = attributes.get("steps", "").split(",")
+    wanted = shape_filter(attributes)
+    out = []
+    for path, document in documents:
+        runs = [run for step in steps for run in find_runs(document, step)]
+        if not runs:
+            continue
+        peak = fp32_peak_gflops(document["device"])
+        out.append("| step | M×N×K | median ms | GFLOPS | % of fp32 peak | cuBLAS GFLOPS | % of cuBLAS | rel. error | check |")
+        out.append("|---|---|---:|---:|---:|---:|---:|---:|---|")
+        for run in runs:
+            name = run["step"] + (f" ({run['variant']})" if run.get("variant") else "")
+            for shape in run["shapes"]:
+                if wanted and (shape["m"], shape["n"], shape["k"]) not in wanted:
+                    continue
+                timing, cublas, check = shape.get("time"), shape.get("cublas"), shape.get("check")
+                error = check["relative_frobenius"] if check else None
+                out.append("| {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
+                    name, shape_label(shape),
+                    fmt(timing["median_ms"], 3) if timing else "–",
+                    fmt(timing["gflops"]) if timing else "–",
+                    f"{100 * timing['gflops'] / peak:.1f}%" if timing and run.get("dtype") == "f32" else "–",
+                    fmt(cublas["gflops"]) if cublas else "–",
+                    f"{100 * shape['fraction_of_cublas']:.1f}%" if cublas else "–",
+                    f"{error:.1e}" if error is not None else "–",
+                    shape["verdict"]))
+        out.append("")
+        out.append(source_line(document, path, runs) + f" fp32 peak = {document['device']['sms']} SMs × "
+                   f"{FP32_LANES.get(document['device']['compute_capability'], 128)} lanes × 2 × "
+                   f"{document['device']['clock_mhz']} MHz = {fmt(peak / 1000, 1)} TFLOPS.")
+        out.append("")
+    if not out:
+        return "*No measured results yet: run `tools/bench_all.py` on a GPU (see README).*\n"
+    return "\n".join(out)
+
+
+def speedup_table(attributes, documents):
+    base, step = attributes["base"], attributes["step"]
+    wanted = shape_filter(attributes)
+    out = []
+    for path, document in documents:
+        base_runs, step_runs = find_runs(document, base), find_runs(document, step)
+        if not base_runs or not step_runs:
+            continue
+        base_times = {(s["m"], s["n"], s["k"]): s for s in base_runs[0]["shapes"] if "time" in s}
+        rows = []
+        for shape in step_runs[0]["shapes"]:
+            key = (shape["m"], shape["n"], shape["k"])
+            if key not in base_times or "time" not in shape or (wanted and key not in wanted):
+                continue
+            before = base_times[key]
+            rows.append("| {} | {} | {} | {:.1f}× |".format(
+                shape_label(shape), fmt(before["time"]["gflops"]), fmt(shape["time"]["gflops"]),
+                before["time"]["median_ms"] / shape["time"]["median_ms"]))
+        if rows:
+            out.append(f"| M×N×K | {base} GFLOPS | {step} GFLOPS | speedup |")
+            out.append("|---|---:|---:|---:|")
+            out.extend(rows)
+            out.append("")
+            out.append(source_line(document, path, base_runs[:1] + step_runs[:1]))
+            out.append("")
+    if not out:
+        return "*No measured results yet: run `tools/bench_all.py` on a GPU (see README).*\n"
+    return "\n".join(out)
+
+
+def render(text, results_dir):
+    def documents_for(attributes):
+        files = results_lib.results_files(results_dir)
+        if "gpu" in attributes:
+            files = [f for f in files if os.path.basename(f) == attributes["gpu"] + ".json"]
+        return [(f, results_lib.load(f)) for f in files]
+
+    def replace(match):
+        kind, attributes = match.group(2), parse_attributes(match.group(3))
+        documents = documents_for(attributes)
+        body = results_table(attributes, documents) if kind == "results-table" else speedup_table(attributes, documents)
+        return match.group(1) + body.rstrip("\n") + "\n" + match.group(5)
+
+    return BLOCK.sub(replace, text)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--check", action="store_true", help="change nothing; exit 1 if a doc is out of date")
+    parser.add_argument("--docs", default=os.path.join(ROOT, "docs"))
+    parser.add_argument("--results", default=os.path.join(ROOT, "docs", "results"))
+    args = parser.parse_args()
+    stale = []
+    for name in sorted(os.listdir(args.docs)):
+        if not name.endswith(".md"):
+            continue
+        path = os.path.join(args.docs, name)
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+        rendered = render(text, args.results)
+        if rendered != text:
+            stale.append(name)
+            if not args.check:
+                with open(path, "w", encoding="utf-8") as handle:
+                    handle.write(rendered)
+    if args.check:
+        for name in stale:
+            print(f"docs/{name} is out of date with docs/results: run tools/render_docs.py")
+        print(f"{0 if stale else 1} passed, {1 if stale else 0} failed")
+        return 1 if stale else 0
+    print(f"updated {len(stale)} doc(s): {', '.join(stale) or 'none'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

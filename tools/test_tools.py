@@ -1,0 +1,102 @@
+"""Unit tests of the results tools on a synthetic results document (run by CTest: tools.selftest)."""
+import copy
+import os
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import render_docs  # noqa: E402
+import results_lib  # noqa: E402
+
+
+def shape(m, ms, cublas_ms, verdict="PASS"):
+    return {"m": m, "n": m, "k": m, "alpha": 1, "beta": 0,
+            "time": {"median_ms": ms, "min_ms": ms * 0.9, "max_ms": ms * 1.1, "reps": 5,
+                     "gflops": results_lib.gflops(m, m, m, ms)},
+            "cublas": {"median_ms": cublas_ms, "min_ms": cublas_ms, "max_ms": cublas_ms, "reps": 5,
+                       "gflops": results_lib.gflops(m, m, m, cublas_ms)},
+            "fraction_of_cublas": cublas_ms / ms,
+            "check": {"reference": "cublas-fp32", "relative_frobenius": 1e-7, "max_abs": 1e-5,
+                      "max_over_rms": 1e-6, "non_finite": 0},
+            "verdict": verdict}
+
+
+def document():
+    device = {"name": "Test GPU", "compute_capability": "9.0", "sms": 132, "clock_mhz": 1980,
+              "driver": "13.0", "runtime": "13.0", "cublas": "13.0.0"}
+    runs = [{"step": "01_naive", "variant": "", "params": {}, "dtype": "f32", "layout": "nn", "out": "f32",
+             "commit": "abc", "date": "2026-01-01T00:00:00Z", "shapes": [shape(1024, 10.0, 1.0)]},
+            {"step": "02_gmem_coalescing", "variant": "", "params": {}, "dtype": "f32", "layout": "nn",
+             "out": "f32", "commit": "abc", "date": "2026-01-01T00:00:00Z", "shapes": [shape(1024, 2.5, 1.0)]}]
+    return {"schema": results_lib.SCHEMA, "device": device, "runs": runs}
+
+
+class ValidateTest(unittest.TestCase):
+    def test_consistent_document_passes(self):
+        self.assertEqual(results_lib.validate(document()), [])
+
+    def test_gflops_must_match_the_median(self):
+        bad = document()
+        bad["runs"][0]["shapes"][0]["time"]["gflops"] *= 2
+        self.assertTrue(any("gflops" in p for p in results_lib.validate(bad)))
+
+    def test_fail_verdict_rejected_in_shipped_results(self):
+        bad = document()
+        bad["runs"][0]["shapes"][0]["verdict"] = "FAIL"
+        self.assertTrue(any("FAIL" in p for p in results_lib.validate(bad)))
+        self.assertEqual(results_lib.validate(bad, require_pass=False), [])
+
+    def test_median_outside_range(self):
+        bad = document()
+        bad["runs"][0]["shapes"][0]["time"]["min_ms"] = 100
+        self.assertTrue(any("median outside" in p for p in results_lib.validate(bad)))
+
+    def test_run_needs_commit(self):
+        bad = document()
+        del bad["runs"][1]["commit"]
+        self.assertTrue(any("commit" in p for p in results_lib.validate(bad)))
+
+
+class MergeTest(unittest.TestCase):
+    def test_replaces_same_configuration_and_keeps_others(self):
+        base = document()
+        newer = copy.deepcopy(base["runs"][0])
+        newer["shapes"][0] = shape(1024, 5.0, 1.0)
+        merged = results_lib.merge(base, [newer], base["device"])
+        self.assertEqual(len(merged["runs"]), 2)
+        self.assertEqual(merged["runs"][0]["shapes"][0]["time"]["median_ms"], 5.0)
+
+    def test_refuses_another_gpu(self):
+        with self.assertRaises(ValueError):
+            results_lib.merge(document(), [], {"name": "Other GPU"})
+
+
+class RenderTest(unittest.TestCase):
+    def setUp(self):
+        self.folder = tempfile.mkdtemp()
+        import json
+        with open(os.path.join(self.folder, "test-gpu.json"), "w") as handle:
+            json.dump(document(), handle)
+
+    def test_results_table_rows_come_from_the_file(self):
+        text = "x\n<!-- results-table steps=01_naive,02_gmem_coalescing -->\nold\n<!-- end results-table -->\ny\n"
+        out = render_docs.render(text, self.folder)
+        self.assertNotIn("old", out)
+        self.assertIn("| 01_naive | 1024×1024×1024 | 10.000 | 214.7 | 0.3% | 2,147.5 | 10.0% | 1.0e-07 | PASS |", out)
+        self.assertIn("| 02_gmem_coalescing | 1024×1024×1024 | 2.500 | 859.0 |", out)
+        self.assertIn("Test GPU", out)
+        self.assertIn("fp32 peak = 132 SMs × 128 lanes × 2 × 1980 MHz = 66.9 TFLOPS", out)
+        self.assertEqual(render_docs.render(out, self.folder), out)  # stable
+
+    def test_speedup_table(self):
+        text = "<!-- speedup-table base=01_naive step=02_gmem_coalescing -->\n<!-- end speedup-table -->\n"
+        self.assertIn("| 1024×1024×1024 | 214.7 | 859.0 | 4.0× |", render_docs.render(text, self.folder))
+
+    def test_missing_results_say_so(self):
+        text = "<!-- results-table steps=99_none -->\n<!-- end results-table -->\n"
+        self.assertIn("No measured results yet", render_docs.render(text, self.folder))
+
+
+if __name__ == "__main__":
+    unittest.main()
