@@ -12,8 +12,9 @@ endfunction()
 # A step program: steps/NN_name/main.cu (plus mapping.hpp, kernel.cuh), named after its folder.
 # MIN_CC is the minimum compute capability as an integer (75, 80, 90): documented in --help,
 # checked at run time by the harness.
+# DEMO marks a program that is not a GEMM (the bank demos): it gets the demo tests, not the GEMM ones.
 function(gemm_add_step name)
-  cmake_parse_arguments(STEP "" "" "SOURCES" ${ARGN})
+  cmake_parse_arguments(STEP "DEMO" "" "SOURCES" ${ARGN})
   if(NOT STEP_SOURCES)
     set(STEP_SOURCES main.cu)
   endif()
@@ -23,5 +24,9 @@ function(gemm_add_step name)
   target_compile_options(${name} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)
   set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
   gemm_warnings(${name})
-  set_property(GLOBAL APPEND PROPERTY GEMM_GPU_STEPS ${name})
+  if(STEP_DEMO)
+    set_property(GLOBAL APPEND PROPERTY GEMM_DEMO_STEPS ${name})
+  else()
+    set_property(GLOBAL APPEND PROPERTY GEMM_GPU_STEPS ${name})
+  endif()
 endfunction()

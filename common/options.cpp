@@ -189,6 +189,15 @@ Options parse_options(int argc, const char* const* argv, const std::vector<Param
                          (known.empty() ? std::string("none") : known));
       }
       found->second = int(parse_integer(assignment.substr(equals + 1), "--param " + key));
+    } else if (!set.variants.empty() && arg == "--variant") {
+      options.variant = next_value();
+      bool known = false;
+      std::string names;
+      for (const std::string& name : set.variants) {
+        known = known || name == options.variant;
+        names += (names.empty() ? "" : ", ") + name;
+      }
+      if (!known) throw UsageError("unknown --variant '" + options.variant + "'; choose one of: " + names);
     } else if (set.tensor_core && arg == "--layout") {
       const std::string text = next_value();
       if (text == "nn") options.layout = Layout::nn;
@@ -208,6 +217,9 @@ Options parse_options(int argc, const char* const* argv, const std::vector<Param
     } else {
       throw UsageError("unknown option '" + arg + "' (run with --help for the list)");
     }
+    if (!set.gemm_shapes && (arg == "--size" || arg == "--m" || arg == "--n" || arg == "--k" || arg == "--shapes" ||
+                             arg == "--sweep" || arg == "--alpha" || arg == "--beta"))
+      throw UsageError(arg + " does not apply to this program: its tile shape is fixed (see --help)");
   }
 
   if (set.tensor_core && options.dtype == InputType::f32) options.dtype = InputType::f16;
@@ -232,14 +244,20 @@ std::string usage_text(const std::string& program, const std::string& descriptio
                        const std::vector<ParamSpec>& params, const OptionSet& set) {
   std::ostringstream out;
   out << program << ": " << description << "\n\n"
-      << "usage: " << program << " [options]\n\n"
-      << "shapes (default: 1024, 2048 and 4096 square):\n"
+      << "usage: " << program << " [options]\n\n";
+  if (!set.variants.empty()) {
+    out << "variants (default: all, in this order):\n";
+    for (const std::string& name : set.variants) out << "  --variant " << name << "\n";
+  }
+  if (set.gemm_shapes) {
+  out << "shapes (default: 1024, 2048 and 4096 square):\n"
       << "  --size N            one square problem N x N x N\n"
       << "  --m M --n N --k K   one problem C[MxN] = A[MxK] * B[KxN]\n"
       << "  --shapes LIST       several, e.g. 1024,1000x999x1001\n"
       << "  --sweep             powers of two 128..8192, then odd shapes\n"
       << "computation:\n"
       << "  --alpha A --beta B  C = alpha*A*B + beta*C (default 1, 0)\n";
+  }
   if (set.tensor_core)
     out << "  --layout nn|nt|tn   storage of A and B (T = stored transposed; default nn)\n"
         << "  --dtype f16|bf16    input type (default f16); accumulation is f32\n"

@@ -29,7 +29,9 @@ struct ParamSpec {
 
 // Which optional option groups a step takes.
 struct OptionSet {
-  bool tensor_core = false;  // --layout, --dtype, --out
+  bool tensor_core = false;            // --layout, --dtype, --out
+  std::vector<std::string> variants;   // --variant NAME (the bank demos); empty: not taken
+  bool gemm_shapes = true;             // --size, --m/--n/--k, --shapes, --sweep, --alpha, --beta
 };
 
 enum class Layout { nn, nt, tn };
@@ -57,6 +59,7 @@ struct Options {
   Layout layout = Layout::nn;
   InputType dtype = InputType::f32;
   OutputType out = OutputType::f32;
+  std::string variant;  // "" = all variants
 };
 
 // Parses argv[1..argc). `params` are the step's tunables; `set` its extra option groups.

@@ -9,6 +9,7 @@
 #include "cuda_check.cuh"
 #include "device_buffer.cuh"
 #include "exit_codes.hpp"
+#include "program.cuh"
 #include "gpu.cuh"
 #include "random.hpp"
 #include "report.hpp"
@@ -288,21 +289,7 @@ int run(int argc, char** argv, const StepDescription& step) {
 std::vector<GemmShape> default_shapes() { return {{1024, 1024, 1024}, {2048, 2048, 2048}, {4096, 4096, 4096}}; }
 
 int run_step(int argc, char** argv, const StepDescription& step) {
-  try {
-    return run(argc, argv, step);
-  } catch (const UsageError& error) {
-    std::fprintf(stderr, "%s: %s\n", step.name.c_str(), error.what());
-    return kExitUsage;
-  } catch (const NoSuitableGpu& error) {
-    std::fprintf(stderr, "%s (skipped)\n", error.what());
-    return kExitNoGpu;
-  } catch (const CudaError& error) {
-    std::fprintf(stderr, "%s: CUDA error: %s\n", step.name.c_str(), error.what());
-    return kExitCudaError;
-  } catch (const std::exception& error) {
-    std::fprintf(stderr, "%s: error: %s\n", step.name.c_str(), error.what());
-    return kExitCudaError;
-  }
+  return run_program(step.name, [&] { return run(argc, argv, step); });
 }
 
 }  // namespace gemm

@@ -23,7 +23,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import results_lib  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-BLOCK = re.compile(r"(<!-- (results-table|speedup-table)([^>]*)-->\n)(.*?)(<!-- end \2 -->)", re.S)
+BLOCK = re.compile(r"(<!-- (results-table|speedup-table|demo-table|model-table)([^>]*)-->\n)(.*?)(<!-- end \2 -->)", re.S)
+NO_RESULTS = "*No measured results yet: run `tools/bench_all.py` on a GPU (see README).*\n"
 
 
 def parse_attributes(text):
@@ -107,9 +108,7 @@ def results_table(attributes, documents):
                    f"{FP32_LANES.get(document['device']['compute_capability'], 128)} lanes × 2 × "
                    f"{document['device']['clock_mhz']} MHz = {fmt(peak / 1000, 1)} TFLOPS.")
         out.append("")
-    if not out:
-        return "*No measured results yet: run `tools/bench_all.py` on a GPU (see README).*\n"
-    return "\n".join(out)
+    return "\n".join(out) if out else NO_RESULTS
 
 
 def speedup_table(attributes, documents):
@@ -137,9 +136,61 @@ def speedup_table(attributes, documents):
             out.append("")
             out.append(source_line(document, path, base_runs[:1] + step_runs[:1]))
             out.append("")
-    if not out:
-        return "*No measured results yet: run `tools/bench_all.py` on a GPU (see README).*\n"
-    return "\n".join(out)
+    return "\n".join(out) if out else NO_RESULTS
+
+
+def demo_table(attributes, documents):
+    """The bank demos: per variant, the model's wavefronts per instruction and per launch, the time."""
+    step = attributes["step"]
+    out = []
+    for path, document in documents:
+        runs = find_runs(document, step)
+        if not runs:
+            continue
+        out.append("| variant | store wavefronts / instr. | load wavefronts / instr. | "
+                   "store wavefronts / launch | load wavefronts / launch | median µs | check |")
+        out.append("|---|---:|---:|---:|---:|---:|---|")
+        for run in runs:
+            p = run["predicted"]
+            out.append("| {} | {} | {} | {:,} | {:,} | {} | {} |".format(
+                run["variant"], p["store_wavefronts_per_instruction"], p["load_wavefronts_per_instruction"],
+                p["shared_store_wavefronts"], p["shared_load_wavefronts"],
+                f"{run['time']['median_ms'] * 1000:.1f}" if run.get("time") else "–", run["verdict"]))
+        reps = sorted({run["time"]["reps"] for run in runs if run.get("time")})
+        device = document["device"]
+        out.append("")
+        out.append(f"*{device['name']}, driver {device['driver']}; run {runs[0].get('date', '?')[:10]}, commit "
+                   f"{runs[0].get('commit', '?')[:10]}; {runs[0]['blocks']} blocks × {runs[0]['repeats']} "
+                   f"repetitions per launch, median of {', '.join(map(str, reps))} launches; wavefronts from the "
+                   f"access model (checked against the profiler below); from `{os.path.relpath(path, ROOT)}`.*")
+        out.append("")
+    return "\n".join(out) if out else NO_RESULTS
+
+
+def model_table(attributes, results_dir):
+    """Predicted against measured counters, from model-vs-ncu-*.json."""
+    steps = attributes["steps"].split(",")
+    names = sorted(n for n in os.listdir(results_dir) if n.startswith("model-vs-ncu-") and n.endswith(".json"))
+    out = []
+    for name in names:
+        document = results_lib.load(os.path.join(results_dir, name))
+        cases = [c for c in document["cases"] if c["step"] in steps]
+        if not cases:
+            continue
+        out.append("| step | case | counter | predicted | measured | agree |")
+        out.append("|---|---|---|---:|---:|---|")
+        for case in cases:
+            label = case["variant"] or f"{case['shape']}, β={case['beta']:g}"
+            for counter, values in case["counters"].items():
+                if values["predicted"] == 0 and values["measured"] == 0:
+                    continue
+                out.append(f"| {case['step']} | {label} | {counter} | {values['predicted']:,} | "
+                           f"{values['measured']:,} | {'yes' if values['agree'] else '**no**'} |")
+        out.append("")
+        out.append(f"*{document['gpu']}, {document['ncu']}, commit {document['commit'][:10]}; counters that are 0 "
+                   f"in both are left out; from `docs/results/{name}` (tools/check_model_ncu.py).*")
+        out.append("")
+    return "\n".join(out) if out else "*Not yet checked against the profiler: run `tools/check_model_ncu.py` on a GPU.*\n"
 
 
 def render(text, results_dir):
@@ -151,8 +202,12 @@ def render(text, results_dir):
 
     def replace(match):
         kind, attributes = match.group(2), parse_attributes(match.group(3))
-        documents = documents_for(attributes)
-        body = results_table(attributes, documents) if kind == "results-table" else speedup_table(attributes, documents)
+        if kind == "model-table":
+            body = model_table(attributes, results_dir)
+        else:
+            documents = documents_for(attributes)
+            body = {"results-table": results_table, "speedup-table": speedup_table,
+                    "demo-table": demo_table}[kind](attributes, documents)
         return match.group(1) + body.rstrip("\n") + "\n" + match.group(5)
 
     return BLOCK.sub(replace, text)

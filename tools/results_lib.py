@@ -63,6 +63,16 @@ def validate(document, require_pass=True):
         for field in ("step", "shapes", "commit", "date"):
             if field not in run:
                 problems.append(f"{label}: lacks {field}")
+        if run.get("kind") == "bank_demo":
+            if run.get("verdict") not in VERDICTS or (require_pass and run.get("verdict") == "FAIL"):
+                problems.append(f"{label}: verdict {run.get('verdict')!r}")
+            timing = run.get("time")
+            if timing and not timing["min_ms"] <= timing["median_ms"] <= timing["max_ms"]:
+                problems.append(f"{label}: median outside [min, max]")
+            for field in ("shared_load_wavefronts", "shared_store_wavefronts"):
+                if field not in run.get("predicted", {}):
+                    problems.append(f"{label}: lacks predicted {field}")
+            continue
         for shape in run.get("shapes", []):
             where = f"{label} {shape.get('m')}x{shape.get('n')}x{shape.get('k')}"
             verdict = shape.get("verdict")

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "hd.hpp"
+#include "trace.hpp"
 
 namespace step01 {
 
@@ -38,5 +39,11 @@ GEMM_HD CElement c_element(const GemmShape& shape, const ThreadCoord& t) {
 GEMM_HD int a_index(const GemmShape& shape, const CElement& e, int k) { return e.row * shape.k + k; }
 GEMM_HD int b_index(const GemmShape& shape, const CElement& e, int k) { return k * shape.n + e.col; }
 GEMM_HD int c_index(const GemmShape& shape, const CElement& e) { return e.row * shape.n + e.col; }
+
+// The memory instructions of one warp, in program order, from the same functions the kernel calls.
+inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& block, int warp,
+                       const gemm::TraceSink& emit) {
+  gemm::trace_elementwise_gemm(problem, block, warp, emit, launch_shape, c_element, a_index, b_index, c_index);
+}
 
 }  // namespace step01

@@ -1,0 +1,76 @@
+// The access model (DESIGN.md, "The access model"): what the memory system does with one warp-level
+// memory instruction, given its 32 lane addresses.
+//
+// Global memory: the L1 serves a warp's access in 32-byte sectors of 128-byte lines. `sectors` is
+// the number of distinct sectors the active lanes touch (what Nsight Compute counts as
+// l1tex__t_sectors_pipe_lsu_mem_global_op_{ld,st}), `ideal_sectors` what the same bytes would need
+// if they were contiguous and aligned, `lines` the distinct 128-byte lines.
+//
+// Shared memory: 32 banks of 4 bytes. A warp's access is split into phases (4-byte accesses: one
+// phase of 32 lanes; 8-byte: two of 16 lanes; 16-byte: four of 8 lanes). In a phase, lanes that
+// touch the same 4-byte word are served together (broadcast); distinct words in the same bank are
+// served one after another. The wavefronts of a phase are the largest number of distinct words any
+// bank holds; the instruction's wavefronts (l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st})
+// are the sum over phases.
+//
+// Plain C++: the viewer, the host tests and the model-vs-profiler tool use it without CUDA.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+namespace gemm {
+
+constexpr int kWarpSize = 32;
+constexpr int kSectorBytes = 32;
+constexpr int kLineBytes = 128;
+constexpr int kSharedBanks = 32;
+constexpr int kBankBytes = 4;
+
+enum class Space : std::uint8_t { global, shared };
+enum class Access : std::uint8_t { load, store };
+
+// One warp-level memory instruction: byte addresses per lane, an active mask, a width of 4, 8 or 16.
+struct WarpAccess {
+  Space space = Space::global;
+  Access access = Access::load;
+  int width = 4;
+  std::uint32_t active = 0;  // bit l set: lane l takes part
+  std::array<std::int64_t, kWarpSize> address{};
+
+  bool lane_active(int lane) const { return (active >> lane) & 1u; }
+};
+
+struct GlobalCost {
+  int requests = 0;       // 1 for an issued instruction (0 when no lane is active)
+  int sectors = 0;        // distinct 32-byte sectors touched
+  int ideal_sectors = 0;  // sectors the distinct bytes would need, contiguous and aligned
+  int lines = 0;          // distinct 128-byte lines touched
+};
+
+struct SharedCost {
+  int wavefronts = 0;        // passes through the banks (1 per phase = conflict-free)
+  int ideal_wavefronts = 0;  // the number of phases that have an active lane
+  int max_conflict = 0;      // the worst phase's bank-conflict degree (1 = none)
+};
+
+GlobalCost global_cost(const WarpAccess& access);
+SharedCost shared_cost(const WarpAccess& access);
+
+// Lanes per phase for a shared access of this width (32, 16 or 8).
+int shared_phase_lanes(int width);
+
+// For the viewer: for each bank, how many distinct words the lanes of phase `phase` touch in it.
+std::array<int, kSharedBanks> bank_load(const WarpAccess& access, int phase);
+
+// Launch-level totals, the four counters the profiler reports.
+struct AccessTotals {
+  long long global_load_sectors = 0, global_store_sectors = 0;
+  long long global_load_requests = 0, global_store_requests = 0;
+  long long shared_load_wavefronts = 0, shared_store_wavefronts = 0;
+
+  void add(const WarpAccess& access);
+  AccessTotals& operator+=(const AccessTotals& other);
+};
+
+}  // namespace gemm

@@ -1,0 +1,94 @@
+// The shared-memory bank demos (steps 03 and 04): the index math of a tile of ints written and read
+// by a block of W x H threads (thread (tx, ty), tx fastest), shared by the kernels, the traces, the
+// host tests and the viewer.
+//
+// The tile holds H rows of W ints, row-major with a row stride of W + pad words. Three orders:
+//   row        thread (tx, ty) -> tile[ty][tx]                  (a warp walks a row: 32 banks)
+//   column     thread (tx, ty) -> word tx * H + ty              (the tile stored column-major)
+//   transposed idx = ty*W + tx, r = idx / H, c = idx % H -> tile[c][r]
+//              (reading the tile as its transpose; for a square tile this is tile[tx][ty])
+#pragma once
+
+#include "hd.hpp"
+#include "trace.hpp"
+
+namespace gemm::bank_demo {
+
+enum class Order { row, column, transposed };
+
+struct Variant {
+  const char* name;
+  Order store, load;
+  bool dynamic;  // extern __shared__ (size at launch) instead of a static array
+  int pad;       // extra words per tile row
+  const char* what;
+};
+
+struct TileShape {
+  int width, height;  // W, H: threads per block along x and y, ints per tile row and column
+};
+
+// Repetitions of {store, barrier, load, barrier} inside the kernel, so that shared memory dominates
+// the time.
+constexpr int kRepeats = 64;
+// Blocks per launch: each writes its own W x H part of the output.
+constexpr int kBlocks = 2048;
+
+GEMM_HD constexpr int row_stride(const TileShape& tile, const Variant& v) { return tile.width + v.pad; }
+
+// Words of the tile (static arrays are declared with this many ints).
+GEMM_HD constexpr int tile_words(const TileShape& tile, const Variant& v) { return tile.height * row_stride(tile, v); }
+
+// The word of the tile that thread (tx, ty) touches in this order.
+GEMM_HD constexpr int word_index(const TileShape& tile, const Variant& v, Order order, int tx, int ty) {
+  const int stride = row_stride(tile, v);
+  switch (order) {
+    case Order::row: return ty * stride + tx;
+    case Order::column: return tx * tile.height + ty;
+    case Order::transposed: {
+      const int idx = ty * tile.width + tx;
+      return (idx % tile.height) * stride + idx / tile.height;
+    }
+  }
+  return 0;
+}
+
+// The value thread (tx, ty) stores at repetition r: unique per word and repetition, so that the
+// host can tell which word a thread read.
+GEMM_HD constexpr int stored_value(int word, int repetition) { return word * kRepeats + repetition; }
+
+// What thread (tx, ty) writes to the output: the sum over repetitions of what it loaded.
+GEMM_HD constexpr int expected_output(const TileShape& tile, const Variant& v, int tx, int ty) {
+  const int word = word_index(tile, v, v.load, tx, ty);
+  return word * kRepeats * kRepeats + kRepeats * (kRepeats - 1) / 2;
+}
+
+// Where thread (tx, ty) of block b writes its result: coalesced, one int per thread.
+GEMM_HD constexpr int output_index(const TileShape& tile, int block, int tx, int ty) {
+  return (block * tile.height + ty) * tile.width + tx;
+}
+
+// The launch: kBlocks blocks of W x H threads; dynamic variants ask for the tile at launch.
+inline LaunchShape launch_shape(const TileShape& tile, const Variant& v) {
+  LaunchShape launch;
+  launch.grid = {kBlocks, 1, 1};
+  launch.block = {tile.width, tile.height, 1};
+  launch.shared_bytes = v.dynamic ? tile_words(tile, v) * int(sizeof(int)) : 0;
+  return launch;
+}
+
+// One warp's instructions in program order: kRepeats x {st.shared, ld.shared}, then st.global.
+inline void trace_warp(const TileShape& tile, const Variant& v, const Dim3& block, int warp, const TraceSink& emit) {
+  const WarpLanes lanes = warp_lanes(launch_shape(tile, v).block, block, warp);
+  auto thread = [&](int lane) { return lanes.coord[size_t(lane)].thread; };
+  for (int r = 0; r < kRepeats; ++r) {
+    emit(make_instruction(Space::shared, Access::store, Operand::tile, 4, r, "st.shared tile[store word]", lanes.exists,
+                          [&](int lane) { return word_index(tile, v, v.store, thread(lane).x, thread(lane).y); }));
+    emit(make_instruction(Space::shared, Access::load, Operand::tile, 4, r, "ld.shared tile[load word]", lanes.exists,
+                          [&](int lane) { return word_index(tile, v, v.load, thread(lane).x, thread(lane).y); }));
+  }
+  emit(make_instruction(Space::global, Access::store, Operand::out, 4, kRepeats, "st.global out[...]", lanes.exists,
+                        [&](int lane) { return output_index(tile, block.x, thread(lane).x, thread(lane).y); }));
+}
+
+}  // namespace gemm::bank_demo

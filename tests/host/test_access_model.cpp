@@ -1,0 +1,122 @@
+// The access model on hand-computed cases.
+#include <gtest/gtest.h>
+
+#include "access_model.hpp"
+
+using gemm::Access;
+using gemm::Space;
+using gemm::WarpAccess;
+
+namespace {
+WarpAccess make(Space space, int width, std::uint32_t active, long long (*address)(int lane)) {
+  WarpAccess access;
+  access.space = space;
+  access.width = width;
+  access.active = active;
+  for (int lane = 0; lane < 32; ++lane) access.address[size_t(lane)] = address(lane);
+  return access;
+}
+constexpr std::uint32_t kAll = 0xffffffffu;
+}  // namespace
+
+TEST(GlobalModel, ConsecutiveFloats) {
+  // 32 lanes x 4 bytes from an aligned start: 128 bytes = 4 sectors, 1 line.
+  const auto cost = gemm::global_cost(make(Space::global, 4, kAll, [](int l) { return 4LL * l; }));
+  EXPECT_EQ(cost.requests, 1);
+  EXPECT_EQ(cost.sectors, 4);
+  EXPECT_EQ(cost.ideal_sectors, 4);
+  EXPECT_EQ(cost.lines, 1);
+}
+
+TEST(GlobalModel, MisalignedConsecutiveFloats) {
+  // Starting 4 bytes into a sector: 128 bytes straddle 5 sectors and 2 lines.
+  const auto cost = gemm::global_cost(make(Space::global, 4, kAll, [](int l) { return 4 + 4LL * l; }));
+  EXPECT_EQ(cost.sectors, 5);
+  EXPECT_EQ(cost.ideal_sectors, 4);
+  EXPECT_EQ(cost.lines, 2);
+}
+
+TEST(GlobalModel, StrideKFloats) {
+  // Lane l reads row l of a row-major matrix with K = 1024: every lane its own sector and line.
+  const auto cost = gemm::global_cost(make(Space::global, 4, kAll, [](int l) { return 4LL * 1024 * l; }));
+  EXPECT_EQ(cost.sectors, 32);
+  EXPECT_EQ(cost.ideal_sectors, 4);
+  EXPECT_EQ(cost.lines, 32);
+}
+
+TEST(GlobalModel, OneAddressForAllLanes) {
+  const auto cost = gemm::global_cost(make(Space::global, 4, kAll, [](int) { return 4096LL; }));
+  EXPECT_EQ(cost.sectors, 1);
+  EXPECT_EQ(cost.ideal_sectors, 1);
+  EXPECT_EQ(cost.lines, 1);
+}
+
+TEST(GlobalModel, Float4PerLane) {
+  // 32 x 16 bytes = 512 bytes: 16 sectors, 4 lines.
+  const auto cost = gemm::global_cost(make(Space::global, 16, kAll, [](int l) { return 16LL * l; }));
+  EXPECT_EQ(cost.sectors, 16);
+  EXPECT_EQ(cost.ideal_sectors, 16);
+  EXPECT_EQ(cost.lines, 4);
+}
+
+TEST(GlobalModel, InactiveLanes) {
+  // Only lanes 0..7 active: 32 bytes, 1 sector. No lane active: nothing issued.
+  EXPECT_EQ(gemm::global_cost(make(Space::global, 4, 0xffu, [](int l) { return 4LL * l; })).sectors, 1);
+  const auto none = gemm::global_cost(make(Space::global, 4, 0u, [](int l) { return 4LL * l; }));
+  EXPECT_EQ(none.requests, 0);
+  EXPECT_EQ(none.sectors, 0);
+}
+
+TEST(SharedModel, ConsecutiveWordsNoConflict) {
+  const auto cost = gemm::shared_cost(make(Space::shared, 4, kAll, [](int l) { return 4LL * l; }));
+  EXPECT_EQ(cost.wavefronts, 1);
+  EXPECT_EQ(cost.max_conflict, 1);
+}
+
+TEST(SharedModel, BroadcastIsFree) {
+  EXPECT_EQ(gemm::shared_cost(make(Space::shared, 4, kAll, [](int) { return 128LL; })).wavefronts, 1);
+}
+
+TEST(SharedModel, ColumnOf32WideIntTileIs32Way) {
+  // tile[lane][0] of int tile[32][32]: every lane in bank 0, 32 distinct words.
+  const auto cost = gemm::shared_cost(make(Space::shared, 4, kAll, [](int l) { return 4LL * 32 * l; }));
+  EXPECT_EQ(cost.wavefronts, 32);
+  EXPECT_EQ(cost.max_conflict, 32);
+}
+
+TEST(SharedModel, OneWordOfPaddingRemovesTheConflict) {
+  // tile[lane][0] of int tile[32][33]: word 33*l lands in bank l.
+  EXPECT_EQ(gemm::shared_cost(make(Space::shared, 4, kAll, [](int l) { return 4LL * 33 * l; })).wavefronts, 1);
+}
+
+TEST(SharedModel, TwoWayConflict) {
+  // Stride of 2 words: lanes l and l + 16 share a bank.
+  EXPECT_EQ(gemm::shared_cost(make(Space::shared, 4, kAll, [](int l) { return 8LL * l; })).wavefronts, 2);
+}
+
+TEST(SharedModel, Float2PerLaneTakesTwoPhases) {
+  // 8-byte accesses: two half-warp phases of 16 lanes x 8 bytes = 128 bytes each: 2 wavefronts.
+  const auto cost = gemm::shared_cost(make(Space::shared, 8, kAll, [](int l) { return 8LL * l; }));
+  EXPECT_EQ(cost.wavefronts, 2);
+  EXPECT_EQ(cost.ideal_wavefronts, 2);
+}
+
+TEST(SharedModel, Float4PerLaneTakesFourPhases) {
+  const auto cost = gemm::shared_cost(make(Space::shared, 16, kAll, [](int l) { return 16LL * l; }));
+  EXPECT_EQ(cost.wavefronts, 4);
+  // Float4 with a row stride of 128 bytes: the 8 lanes of a phase all start in bank 0: 8-way.
+  EXPECT_EQ(gemm::shared_cost(make(Space::shared, 16, kAll, [](int l) { return 128LL * l; })).wavefronts, 32);
+}
+
+TEST(SharedModel, InactiveLanesDoNotConflict) {
+  // Column access, only lane 0 and lane 5 active: 2 distinct words in bank 0.
+  const auto cost =
+      gemm::shared_cost(make(Space::shared, 4, (1u << 0) | (1u << 5), [](int l) { return 4LL * 32 * l; }));
+  EXPECT_EQ(cost.wavefronts, 2);
+  EXPECT_EQ(gemm::shared_cost(make(Space::shared, 4, 0u, [](int l) { return 4LL * l; })).wavefronts, 0);
+}
+
+TEST(SharedModel, BankLoadForTheViewer) {
+  const auto load = gemm::bank_load(make(Space::shared, 4, kAll, [](int l) { return 8LL * l; }), 0);
+  for (int bank = 0; bank < 32; ++bank) EXPECT_EQ(load[size_t(bank)], bank % 2 == 0 ? 2 : 0) << bank;
+}

@@ -1,0 +1,98 @@
+// Launch-level predictions from the steps' traces, against closed-form counts.
+#include <gtest/gtest.h>
+
+#include "../../steps/traced_steps.hpp"
+
+namespace {
+const gemm::TracedProgram& program(const std::string& step, const std::string& variant = "") {
+  static const auto programs = gemm::traced_programs();
+  for (const auto& p : programs)
+    if (p.step == step && p.variant == variant) return p;
+  throw std::runtime_error("no program " + step);
+}
+gemm::TraceProblem problem(int m, int n, int k, float beta) {
+  gemm::TraceProblem p;
+  p.shape = {m, n, k};
+  p.beta = beta;
+  return p;
+}
+}  // namespace
+
+TEST(Traces, Step01NaiveSectors) {
+  // 256^3: 2048 warps; per k: A 32 sectors (32 rows), B 1 (broadcast); C read (beta != 0) and
+  // written 32 rows apart: 32 sectors each.
+  const auto totals = gemm::predict(program("01_naive"), problem(256, 256, 256, 0.5f));
+  EXPECT_EQ(totals.global_load_sectors, 2048LL * (256 * 33 + 32));
+  EXPECT_EQ(totals.global_store_sectors, 2048LL * 32);
+  EXPECT_EQ(totals.global_load_requests, 2048LL * (2 * 256 + 1));
+  EXPECT_EQ(totals.shared_load_wavefronts, 0);
+}
+
+TEST(Traces, Step02CoalescedSectors) {
+  // Per k: A 1 sector (broadcast), B 4 (128 contiguous bytes); beta = 0: C is only written.
+  const auto totals = gemm::predict(program("02_gmem_coalescing"), problem(256, 256, 256, 0.0f));
+  EXPECT_EQ(totals.global_load_sectors, 2048LL * 256 * 5);
+  EXPECT_EQ(totals.global_store_sectors, 2048LL * 4);
+}
+
+TEST(Traces, OddShapeOnlyActiveLanesCount) {
+  // 33x17x45 on step 02: warps own rows; 33 rows x 1 warp each (17 columns active of 32).
+  // Per k: A 1 sector, B 17 floats from a row start = 68 bytes: 3 sectors.
+  const auto totals = gemm::predict(program("02_gmem_coalescing"), problem(33, 17, 45, 0.0f));
+  EXPECT_EQ(totals.global_load_sectors, 33LL * 45 * 4);
+}
+
+TEST(Traces, SquareBankDemo) {
+  // Per warp and repetition: one store and one load; 2048 blocks x 32 warps x 64 repetitions.
+  const long long instructions = 2048LL * 32 * gemm::bank_demo::kRepeats;
+  auto totals = gemm::predict(program("03_smem_banks_square", "row_row"), {});
+  EXPECT_EQ(totals.shared_store_wavefronts, instructions);
+  EXPECT_EQ(totals.shared_load_wavefronts, instructions);
+  totals = gemm::predict(program("03_smem_banks_square", "row_col"), {});
+  EXPECT_EQ(totals.shared_store_wavefronts, instructions);
+  EXPECT_EQ(totals.shared_load_wavefronts, 32 * instructions);
+  totals = gemm::predict(program("03_smem_banks_square", "padded_row_col"), {});
+  EXPECT_EQ(totals.shared_load_wavefronts, instructions);
+  totals = gemm::predict(program("03_smem_banks_square", "dynamic_col_col"), {});
+  EXPECT_EQ(totals.shared_store_wavefronts, 32 * instructions);
+  EXPECT_EQ(totals.global_store_sectors, 2048LL * 32 * 4);
+}
+
+TEST(Traces, RectangularBankDemoPadding) {
+  // 16 warps per block. Transposed load: 16-way unpadded, 2-way with one word, none with two.
+  const long long instructions = 2048LL * 16 * gemm::bank_demo::kRepeats;
+  EXPECT_EQ(gemm::predict(program("04_smem_banks_rectangular", "row_col"), {}).shared_load_wavefronts,
+            16 * instructions);
+  EXPECT_EQ(gemm::predict(program("04_smem_banks_rectangular", "padded1_row_col"), {}).shared_load_wavefronts,
+            2 * instructions);
+  EXPECT_EQ(gemm::predict(program("04_smem_banks_rectangular", "padded2_dynamic_row_col"), {}).shared_load_wavefronts,
+            instructions);
+  EXPECT_EQ(gemm::predict(program("04_smem_banks_rectangular", "col_col"), {}).shared_store_wavefronts,
+            16 * instructions);
+}
+
+TEST(Traces, EveryProgramIsRegisteredOnce) {
+  const auto programs = gemm::traced_programs();
+  EXPECT_EQ(programs.size(), 2u + 8u + 10u);
+}
+
+TEST(BankDemoMapping, EveryLoadedWordWasStored) {
+  // For each variant, the words loaded are a subset of the words stored (else the demo reads junk).
+  for (const auto& program : gemm::traced_programs()) {
+    if (program.takes_shape) continue;
+    std::vector<bool> stored(4096, false);
+    const auto launch = program.launch({});
+    for (int warp = 0; warp < gemm::warps_per_block(launch.block); ++warp)
+      program.trace({}, {0, 0, 0}, warp, [&](const gemm::TraceInstruction& i) {
+        if (i.access.space == gemm::Space::shared && i.access.access == gemm::Access::store && i.iteration == 0)
+          for (int lane = 0; lane < 32; ++lane) stored[size_t(i.access.address[size_t(lane)] / 4)] = true;
+      });
+    for (int warp = 0; warp < gemm::warps_per_block(launch.block); ++warp)
+      program.trace({}, {0, 0, 0}, warp, [&](const gemm::TraceInstruction& i) {
+        if (i.access.space != gemm::Space::shared || i.access.access != gemm::Access::load || i.iteration != 0) return;
+        for (int lane = 0; lane < 32; ++lane) {
+          ASSERT_TRUE(stored[size_t(i.access.address[size_t(lane)] / 4)]) << program.step << " " << program.variant;
+        }
+      });
+  }
+}

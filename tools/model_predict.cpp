@@ -1,0 +1,60 @@
+// model_predict: the access model's launch-level counters for a traced step, as JSON.
+//
+//   model_predict --list
+//   model_predict --step 01_naive --shape 256x256x256 --beta 0.5
+//   model_predict --step 03_smem_banks_square --variant row_col
+//
+// tools/check_model_ncu.py compares these with Nsight Compute's counters.
+#include <cstdio>
+#include <string>
+
+#include "exit_codes.hpp"
+#include "options.hpp"
+#include "traced_steps.hpp"
+
+int main(int argc, char** argv) {
+  std::string step, variant, shape_text = "128";
+  double beta = 0;
+  bool list = false;
+  try {
+    for (int i = 1; i < argc; ++i) {
+      const std::string arg = argv[i];
+      auto value = [&]() -> std::string {
+        if (i + 1 >= argc) throw gemm::UsageError(arg + " needs a value");
+        return argv[++i];
+      };
+      if (arg == "--list") list = true;
+      else if (arg == "--step") step = value();
+      else if (arg == "--variant") variant = value();
+      else if (arg == "--shape") shape_text = value();
+      else if (arg == "--beta") beta = gemm::parse_real(value(), "--beta");
+      else throw gemm::UsageError("unknown option '" + arg + "' (use --list, --step, --variant, --shape, --beta)");
+    }
+    const auto programs = gemm::traced_programs();
+    if (list) {
+      for (const auto& program : programs)
+        std::printf("%s %s %s %s\n", program.step.c_str(), program.variant.empty() ? "-" : program.variant.c_str(),
+                    program.kernel.c_str(), program.takes_shape ? "shape" : "fixed");
+      return gemm::kExitOk;
+    }
+    gemm::TraceProblem problem;
+    problem.shape = gemm::parse_shape(shape_text, "--shape");
+    problem.beta = float(beta);
+    problem.variant = variant;
+    for (const auto& program : programs) {
+      if (program.step != step || program.variant != variant) continue;
+      const gemm::AccessTotals totals = gemm::predict(program, problem);
+      std::printf(
+          "{\"global_load_sectors\": %lld, \"global_store_sectors\": %lld, \"global_load_requests\": %lld, "
+          "\"global_store_requests\": %lld, \"shared_load_wavefronts\": %lld, \"shared_store_wavefronts\": %lld}\n",
+          totals.global_load_sectors, totals.global_store_sectors, totals.global_load_requests,
+          totals.global_store_requests, totals.shared_load_wavefronts, totals.shared_store_wavefronts);
+      return gemm::kExitOk;
+    }
+    throw gemm::UsageError("no traced program '" + step + (variant.empty() ? "" : "' variant '" + variant) +
+                           "' (see --list)");
+  } catch (const gemm::UsageError& error) {
+    std::fprintf(stderr, "model_predict: %s\n", error.what());
+    return gemm::kExitUsage;
+  }
+}
