@@ -19,7 +19,7 @@ std::int64_t floor_div(std::int64_t a, std::int64_t b) { return a >= 0 ? a / b :
 
 // A small fixed-capacity list (a warp touches at most 32 lanes x 2 sectors/lines/words per phase).
 struct SmallSet {
-  std::array<std::int64_t, 4 * kWarpSize> values{};
+  std::array<std::int64_t, 4 * kWarpSize> values;  // not initialised: only [0, size) is read
   int size = 0;
   void push_back(std::int64_t value) { values[size_t(size++)] = value; }
 };
@@ -59,17 +59,19 @@ int shared_phase_lanes(int width) {
 }
 
 std::array<int, kSharedBanks> bank_load(const WarpAccess& access, int phase) {
+  // The distinct words the phase touches (each lane 1 to 4 words), then how many fall in each bank.
   std::array<int, kSharedBanks> load{};
+  SmallSet words;
   const int lanes = shared_phase_lanes(access.width);
-  std::array<SmallSet, kSharedBanks> words;
   for (int lane = phase * lanes; lane < (phase + 1) * lanes && lane < kWarpSize; ++lane) {
     if (!access.lane_active(lane)) continue;
-    const std::int64_t first_word = floor_div(access.address[lane], kBankBytes);
-    const std::int64_t last_word = floor_div(access.address[lane] + access.width - 1, kBankBytes);
-    for (std::int64_t word = first_word; word <= last_word; ++word)
-      words[size_t(((word % kSharedBanks) + kSharedBanks) % kSharedBanks)].push_back(word);
+    const std::int64_t first_word = floor_div(access.address[size_t(lane)], kBankBytes);
+    const std::int64_t last_word = floor_div(access.address[size_t(lane)] + access.width - 1, kBankBytes);
+    for (std::int64_t word = first_word; word <= last_word; ++word) words.push_back(word);
   }
-  for (int bank = 0; bank < kSharedBanks; ++bank) load[size_t(bank)] = count_distinct(words[size_t(bank)]);
+  const int distinct = count_distinct(words);
+  for (int i = 0; i < distinct; ++i)
+    ++load[size_t(((words.values[size_t(i)] % kSharedBanks) + kSharedBanks) % kSharedBanks)];
   return load;
 }
 
@@ -100,6 +102,7 @@ void AccessTotals::add(const WarpAccess& access) {
   } else {
     const SharedCost cost = shared_cost(access);
     (access.access == Access::load ? shared_load_wavefronts : shared_store_wavefronts) += cost.wavefronts;
+    if (cost.ideal_wavefronts > 0) ++(access.access == Access::load ? shared_load_requests : shared_store_requests);
   }
 }
 
@@ -110,6 +113,8 @@ AccessTotals& AccessTotals::operator+=(const AccessTotals& other) {
   global_store_requests += other.global_store_requests;
   shared_load_wavefronts += other.shared_load_wavefronts;
   shared_store_wavefronts += other.shared_store_wavefronts;
+  shared_load_requests += other.shared_load_requests;
+  shared_store_requests += other.shared_store_requests;
   return *this;
 }
 

@@ -68,6 +68,7 @@ struct AccessTotals {
   long long global_load_sectors = 0, global_store_sectors = 0;
   long long global_load_requests = 0, global_store_requests = 0;
   long long shared_load_wavefronts = 0, shared_store_wavefronts = 0;
+  long long shared_load_requests = 0, shared_store_requests = 0;  // warp-level instructions
 
   void add(const WarpAccess& access);
   AccessTotals& operator+=(const AccessTotals& other);

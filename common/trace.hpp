@@ -24,7 +24,7 @@ struct TraceInstruction {
   Operand operand = Operand::A;
   int element_bytes = 4;   // address / element_bytes = element index in the operand
   int iteration = 0;       // the loop iteration that issues it (k, k-tile, repetition)
-  std::string label;       // e.g. "ld.global A[row*K + k]"
+  const char* label = "";  // e.g. "ld.global A[row*K + k]" (a string literal)
 };
 
 using TraceSink = std::function<void(const TraceInstruction&)>;
@@ -51,7 +51,7 @@ WarpLanes warp_lanes(const Dim3& block_dim, const Dim3& block, int warp);
 // Builds one instruction; `element_index(lane)` gives the element each active lane touches.
 template <typename IndexFn>
 TraceInstruction make_instruction(Space space, Access access, Operand operand, int width, int iteration,
-                                  std::string label, std::uint32_t active, IndexFn element_index,
+                                  const char* label, std::uint32_t active, IndexFn element_index,
                                   int element_bytes = 4) {
   TraceInstruction instruction;
   instruction.access.space = space;
@@ -63,7 +63,7 @@ TraceInstruction make_instruction(Space space, Access access, Operand operand, i
   instruction.operand = operand;
   instruction.element_bytes = element_bytes;
   instruction.iteration = iteration;
-  instruction.label = std::move(label);
+  instruction.label = label;
   return instruction;
 }
 

@@ -9,6 +9,7 @@ one does not, 77 when there is no GPU or no ncu (CTest: skipped).
     tools/check_model_ncu.py --build build --out docs/results
 """
 import argparse
+import concurrent.futures
 import csv
 import io
 import json
@@ -25,10 +26,22 @@ COUNTERS = {
     "global_store_sectors": "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
     "shared_load_wavefronts": "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
     "shared_store_wavefronts": "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+    # Warp-level shared instructions: the model's request counts. They separate "more instructions
+    # than the trace says" from "more wavefronts per instruction".
+    "shared_load_requests": "smsp__inst_executed_op_shared_ld.sum",
+    "shared_store_requests": "smsp__inst_executed_op_shared_st.sum",
 }
-# (shape, beta) for the GEMM steps: an even shape with beta = 0 and an odd one that reads C.
-GEMM_CASES = [("128x128x128", 0.0), ("33x17x45", 0.5), ("100x75x64", 1.0)]
+# The four counters the agreement rule is about (the request counts must match exactly).
+CHECKED = ["global_load_sectors", "global_store_sectors", "shared_load_wavefronts", "shared_store_wavefronts",
+           "shared_load_requests", "shared_store_requests"]
+# (beta, shapes) for the GEMM steps, one profiler run each: an even shape that does not read C, and
+# odd shapes that do.
+GEMM_CASES = [(0.0, ["128x128x128"]), (0.5, ["33x17x45", "100x75x64"])]
 GEMM_TOLERANCE = 0.02
+# The bank demos: exact, except shared-load wavefronts, which the hardware reports up to this much
+# above the model, by an amount that changes from run to run of the same kernel (see
+# docs/access-model.md, "Where the hardware adds wavefronts"). Instructions must match exactly.
+SHARED_LOAD_EXCESS = 0.01
 
 
 def find_ncu():
@@ -46,21 +59,20 @@ def have_gpu():
 
 
 def measure(ncu, program_args, kernel):
+    """Profiles every launch of `kernel` in one run of the program; returns their counters in order."""
     command = [ncu, "--csv", "--metrics", ",".join(COUNTERS.values()), "-k", f"regex:{kernel}"] + program_args
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(command)} exited {done.returncode}: {done.stderr.strip()[-400:]}")
     text = done.stdout[done.stdout.find('"ID"'):]
-    totals = {name: 0 for name in COUNTERS}
-    launches = set()
+    launches = {}
     for row in csv.DictReader(io.StringIO(text)):
         for name, metric in COUNTERS.items():
             if row.get("Metric Name") == metric:
-                totals[name] += int(float(row["Metric Value"].replace(",", "") or 0))
-                launches.add(row["ID"])
+                launches.setdefault(int(row["ID"]), {})[name] = int(float(row["Metric Value"].replace(",", "") or 0))
     if not launches:
         raise RuntimeError(f"ncu profiled no kernel matching {kernel}: {done.stderr.strip()[-300:]}")
-    return totals, len(launches)
+    return [launches[i] for i in sorted(launches)]
 
 
 def predict(build, step, variant, shape, beta):
@@ -85,39 +97,73 @@ def main():
                          text=True).stdout.strip().splitlines()[0]
     listing = subprocess.run([os.path.join(args.build, "bin", "model_predict"), "--list"], capture_output=True,
                              text=True, check=True).stdout.split("\n")
-    cases, disagreements = [], 0
+    programs = {}  # step -> (kernel, kind, [variants])
     for line in filter(None, listing):
         step, variant, kernel, kind = line.split()
-        variant = "" if variant == "-" else variant
+        programs.setdefault(step, (kernel, kind, []))[2].append("" if variant == "-" else variant)
+
+    # Every prediction, computed in parallel up front (the brute-force launch sums take seconds each).
+    wanted = []
+    for step, (kernel, kind, variants) in programs.items():
+        if kind == "fixed":
+            wanted += [(step, variant, None, None) for variant in variants]
+        else:
+            wanted += [(step, "", shape, beta) for beta, shapes in GEMM_CASES for shape in shapes]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        predictions = dict(zip(wanted, pool.map(lambda key: predict(args.build, *key), wanted)))
+
+    cases, disagreements = [], 0
+
+    def compare(step, variant, shape, beta, measured, exact):
+        nonlocal disagreements
+        predicted = predictions[(step, variant, shape, beta)]
+        counters, agree = {}, True
+        for name in CHECKED:
+            m, p = measured[name], predicted[name]
+            ratio = (m / p) if p else (1.0 if m == 0 else float("inf"))
+            if name.endswith("requests"):
+                ok = m == p
+            elif exact and name == "shared_load_wavefronts":
+                ok = p <= m <= p * (1 + SHARED_LOAD_EXCESS)
+            elif exact:
+                ok = m == p
+            else:
+                ok = abs(ratio - 1.0) <= GEMM_TOLERANCE
+            agree = agree and ok
+            counters[name] = {"predicted": p, "measured": m, "ratio": ratio, "agree": ok}
+        disagreements += not agree
+        rule = (f"exact; shared-load wavefronts 0 to {SHARED_LOAD_EXCESS:.0%} above" if exact
+                else f"within {GEMM_TOLERANCE:.0%}; instructions exact")
+        cases.append({"step": step, "variant": variant, "shape": shape, "beta": beta, "rule": rule, "agree": agree,
+                      "counters": counters})
+        label = f"{step} {variant or shape + ' beta=' + str(beta)}"
+        print(f"{'agree   ' if agree else 'DISAGREE'} {label}: " + ", ".join(
+            f"{name} {c['measured']}/{c['predicted']}" for name, c in counters.items()), flush=True)
+
+    repeats = []  # the same demo kernel profiled twice: the run-to-run spread of each counter
+    for step, (kernel, kind, variants) in programs.items():
         binary = os.path.join(args.build, "bin", step)
-        runs = [(None, None)] if kind == "fixed" else GEMM_CASES
-        for shape, beta in runs:
-            program_args = [binary, "--check-only", "--warmup", "0"]
-            program_args += ["--variant", variant] if variant else ["--shapes", shape, "--beta", str(beta)]
-            measured, launches = measure(ncu, program_args, kernel)
-            predicted = predict(args.build, step, variant, shape, beta)
-            exact = kind == "fixed"
-            counters, agree = {}, True
-            for name in COUNTERS:
-                m, p = measured[name], predicted[name]
-                ratio = (m / p) if p else (1.0 if m == 0 else float("inf"))
-                ok = (m == p) if exact else abs(ratio - 1.0) <= GEMM_TOLERANCE
-                agree = agree and ok
-                counters[name] = {"predicted": p, "measured": m, "ratio": ratio, "agree": ok}
-            disagreements += not agree
-            case = {"step": step, "variant": variant, "shape": shape, "beta": beta, "launches": launches,
-                    "rule": "exact" if exact else f"within {GEMM_TOLERANCE:.0%}", "agree": agree,
-                    "counters": counters}
-            cases.append(case)
-            label = f"{step} {variant or shape + ' beta=' + str(beta)}"
-            print(f"{'agree   ' if agree else 'DISAGREE'} {label}: " + ", ".join(
-                f"{name} {c['measured']}/{c['predicted']}" for name, c in counters.items()), flush=True)
+        if kind == "fixed":
+            # One run of the demo launches every variant once, in list order.
+            launches = measure(ncu, [binary, "--check-only"], kernel)
+            if len(launches) != len(variants):
+                raise RuntimeError(f"{step}: {len(launches)} launches profiled for {len(variants)} variants")
+            for variant, measured in zip(variants, launches):
+                compare(step, variant, None, None, measured, exact=True)
+            again = measure(ncu, [binary, "--check-only", "--variant", variants[0]], kernel)[0]
+            repeats.append({"step": step, "variant": variants[0], "first": launches[0], "second": again})
+        else:
+            for beta, shapes in GEMM_CASES:
+                launches = measure(ncu, [binary, "--check-only", "--shapes", ",".join(shapes), "--beta", str(beta)],
+                                   kernel)
+                for shape, measured in zip(shapes, launches):
+                    compare(step, "", shape, beta, measured, exact=False)
     out_dir = args.out or os.path.join(args.build, "results")
     os.makedirs(out_dir, exist_ok=True)
     path = os.path.join(out_dir, f"model-vs-ncu-{slug(gpu)}.json")
     ncu_version = subprocess.run([ncu, "--version"], capture_output=True, text=True).stdout.strip().splitlines()[-1]
     document = {"schema": "gemm-steps-model-vs-ncu/1", "gpu": gpu, "ncu": ncu_version, "commit": git_commit(),
-                "counters": COUNTERS, "cases": cases}
+                "counters": COUNTERS, "cases": cases, "repeated_profiles": repeats}
     with open(path, "w", encoding="utf-8") as handle:
         json.dump(document, handle, indent=2)
         handle.write("\n")

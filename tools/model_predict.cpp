@@ -46,9 +46,11 @@ int main(int argc, char** argv) {
       const gemm::AccessTotals totals = gemm::predict(program, problem);
       std::printf(
           "{\"global_load_sectors\": %lld, \"global_store_sectors\": %lld, \"global_load_requests\": %lld, "
-          "\"global_store_requests\": %lld, \"shared_load_wavefronts\": %lld, \"shared_store_wavefronts\": %lld}\n",
+          "\"global_store_requests\": %lld, \"shared_load_wavefronts\": %lld, \"shared_store_wavefronts\": %lld, "
+          "\"shared_load_requests\": %lld, \"shared_store_requests\": %lld}\n",
           totals.global_load_sectors, totals.global_store_sectors, totals.global_load_requests,
-          totals.global_store_requests, totals.shared_load_wavefronts, totals.shared_store_wavefronts);
+          totals.global_store_requests, totals.shared_load_wavefronts, totals.shared_store_wavefronts,
+          totals.shared_load_requests, totals.shared_store_requests);
       return gemm::kExitOk;
     }
     throw gemm::UsageError("no traced program '" + step + (variant.empty() ? "" : "' variant '" + variant) +

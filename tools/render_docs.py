@@ -182,6 +182,8 @@ def model_table(attributes, results_dir):
         for case in cases:
             label = case["variant"] or f"{case['shape']}, β={case['beta']:g}"
             for counter, values in case["counters"].items():
+                if counter.endswith("requests") and not counter.startswith("shared"):
+                    continue
                 if values["predicted"] == 0 and values["measured"] == 0:
                     continue
                 out.append(f"| {case['step']} | {label} | {counter} | {values['predicted']:,} | "
