@@ -27,7 +27,8 @@ install_missing() {
     fi
   fi
   say "installing:$missing"
-  $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing >/dev/null ||
+  # Bounded in time: on a machine that cannot reach a package mirror, apt-get would otherwise hang.
+  timeout 300 $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive timeout 600 $sudo apt-get install -y -qq $missing >/dev/null ||
     say "apt-get could not install:$missing (continuing; CMake will say what it skips)"
 }
 
