@@ -27,8 +27,11 @@ DEMOS = {"03", "04"}
 
 
 def git_commit():
-    if os.environ.get("GEMM_COMMIT"):  # set where the tree travels without .git (a lent GPU machine)
-        return os.environ["GEMM_COMMIT"]
+    given = os.environ.get("GEMM_COMMIT")  # set where the tree travels without .git (a lent GPU machine)
+    if given:
+        if not re.fullmatch(r"[0-9a-f]{7,40}(-dirty)?", given):
+            raise SystemExit(f"bench_all: GEMM_COMMIT must be a commit hash, got {given!r}")
+        return given
     try:
         commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "HEAD"], capture_output=True, text=True,
                                 check=True).stdout.strip()
