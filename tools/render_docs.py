@@ -23,7 +23,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import results_lib  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-BLOCK = re.compile(r"(<!-- (results-table|speedup-table|demo-table|model-table)([^>]*)-->\n)(.*?)(<!-- end \2 -->)", re.S)
+BLOCK = re.compile(r"(<!-- (results-table|speedup-table|demo-table|model-table|repeat-table)([^>]*)-->\n)(.*?)(<!-- end \2 -->)", re.S)
 NO_RESULTS = "*No measured results yet: run `tools/bench_all.py` on a GPU (see README).*\n"
 
 
@@ -195,6 +195,25 @@ def model_table(attributes, results_dir):
     return "\n".join(out) if out else "*Not yet checked against the profiler: run `tools/check_model_ncu.py` on a GPU.*\n"
 
 
+def repeat_table(results_dir):
+    """The same demo kernel profiled twice: the run-to-run spread of each counter."""
+    out = []
+    for name in sorted(n for n in os.listdir(results_dir) if n.startswith("model-vs-ncu-") and n.endswith(".json")):
+        document = results_lib.load(os.path.join(results_dir, name))
+        if not document.get("repeated_profiles"):
+            continue
+        out.append("| program | counter | first profile | second profile |")
+        out.append("|---|---|---:|---:|")
+        for repeat in document["repeated_profiles"]:
+            for counter in ("shared_load_requests", "shared_load_wavefronts", "shared_store_wavefronts"):
+                out.append(f"| {repeat['step']} {repeat['variant']} | {counter} | {repeat['first'][counter]:,} | "
+                           f"{repeat['second'][counter]:,} |")
+        out.append("")
+        out.append(f"*{document['gpu']}, {document['ncu']}; from `docs/results/{name}`.*")
+        out.append("")
+    return "\n".join(out) if out else "*Not yet measured.*\n"
+
+
 def render(text, results_dir):
     def documents_for(attributes):
         files = results_lib.results_files(results_dir)
@@ -206,6 +225,8 @@ def render(text, results_dir):
         kind, attributes = match.group(2), parse_attributes(match.group(3))
         if kind == "model-table":
             body = model_table(attributes, results_dir)
+        elif kind == "repeat-table":
+            body = repeat_table(results_dir)
         else:
             documents = documents_for(attributes)
             body = {"results-table": results_table, "speedup-table": speedup_table,
