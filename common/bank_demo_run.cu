@@ -74,12 +74,8 @@ int run(int argc, char** argv, const BankDemoDescription& demo) {
   const int outputs = demo.tile.width * demo.tile.height * bank_demo::kBlocks;
   DeviceBuffer<int> out{std::size_t(outputs)};
   std::vector<int> host(static_cast<std::size_t>(outputs));
-  cudaStream_t stream = nullptr;
-  CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  struct StreamGuard {
-    cudaStream_t stream;
-    ~StreamGuard() { cudaStreamDestroy(stream); }
-  } guard{stream};
+  const CudaStream owned_stream;
+  const cudaStream_t stream = owned_stream.get();
   LaunchTimer timer(stream, device.l2_bytes);
   const bool timed = !options.check_only;
   const int reps = options.reps ? options.reps : kDefaultReps;

@@ -50,4 +50,17 @@ class DeviceBuffer {
   std::size_t count_ = 0;
 };
 
+// RAII ownership of a non-blocking stream.
+class CudaStream {
+ public:
+  CudaStream() { CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+  ~CudaStream() { cudaStreamDestroy(stream_); }
+  CudaStream(const CudaStream&) = delete;
+  CudaStream& operator=(const CudaStream&) = delete;
+  cudaStream_t get() const { return stream_; }
+
+ private:
+  cudaStream_t stream_ = nullptr;
+};
+
 }  // namespace gemm

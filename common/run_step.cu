@@ -249,12 +249,8 @@ int run(int argc, char** argv, const StepDescription& step) {
   std::printf("\n%s\n", table_header().c_str());
   std::fflush(stdout);
 
-  cudaStream_t stream = nullptr;
-  CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  struct StreamGuard {
-    cudaStream_t stream;
-    ~StreamGuard() { cudaStreamDestroy(stream); }
-  } stream_guard{stream};
+  const CudaStream owned_stream;
+  const cudaStream_t stream = owned_stream.get();
   CublasHandle cublas(stream);
   LaunchTimer timer(stream, options.check_only ? 0 : device.l2_bytes);
   ShapeRunner runner(step, options, stream, cublas.get(), timer);
