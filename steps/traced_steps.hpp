@@ -11,6 +11,7 @@
 #include "02_gmem_coalescing/mapping.hpp"
 #include "03_smem_banks_square/mapping.hpp"
 #include "04_smem_banks_rectangular/mapping.hpp"
+#include "05_smem_tiling/mapping.hpp"
 #include "trace.hpp"
 
 namespace gemm {
@@ -49,6 +50,8 @@ inline std::vector<TracedProgram> traced_programs() {
                    step03::trace_warp);
   detail::add_demo(list, "04_smem_banks_rectangular", step04::kTile, step04::kVariants, step04::kVariantCount,
                    step04::trace_warp);
+  list.push_back({"05_smem_tiling", "", "smem_tiled_sgemm", true,
+                  [](const TraceProblem& p) { return step05::launch_shape(p.shape); }, step05::trace_warp});
   return list;
 }
 

@@ -42,6 +42,17 @@ TEST(Traces, OddShapeOnlyActiveLanesCount) {
   EXPECT_EQ(totals.global_load_sectors, 33LL * 45 * 4);
 }
 
+TEST(Traces, Step05TiledCounts) {
+  // 128^3: 16 blocks x 32 warps, 4 k-tiles. Per warp and k-tile: 4 + 4 global sectors, 2 shared
+  // stores and 64 shared loads, each one wavefront. Then the store of C: 4 sectors.
+  const auto totals = gemm::predict(program("05_smem_tiling"), problem(128, 128, 128, 0.0f));
+  const long long warp_tiles = 16LL * 32 * 4;
+  EXPECT_EQ(totals.global_load_sectors, warp_tiles * 8);
+  EXPECT_EQ(totals.shared_store_wavefronts, warp_tiles * 2);
+  EXPECT_EQ(totals.shared_load_wavefronts, warp_tiles * 64);
+  EXPECT_EQ(totals.global_store_sectors, 16LL * 32 * 4);
+}
+
 TEST(Traces, SquareBankDemo) {
   // Per warp and repetition: one store and one load; 2048 blocks x 32 warps x 64 repetitions.
   const long long instructions = 2048LL * 32 * gemm::bank_demo::kRepeats;
@@ -73,7 +84,7 @@ TEST(Traces, RectangularBankDemoPadding) {
 
 TEST(Traces, EveryProgramIsRegisteredOnce) {
   const auto programs = gemm::traced_programs();
-  EXPECT_EQ(programs.size(), 2u + 8u + 10u);
+  EXPECT_EQ(programs.size(), 2u + 8u + 10u + 1u);
 }
 
 TEST(BankDemoMapping, EveryLoadedWordWasStored) {
