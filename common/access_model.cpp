@@ -75,16 +75,77 @@ std::array<int, kSharedBanks> bank_load(const WarpAccess& access, int phase) {
   return load;
 }
 
+namespace {
+
+// The words the active lanes of `lanes` [first, first + count) touch, with their multiplicity per
+// lane group (for the pairing rule below).
+struct PhaseWords {
+  SmallSet words;   // distinct words
+  bool single_address = true;
+  std::int64_t address = -1;
+};
+
+PhaseWords phase_words(const WarpAccess& access, int first, int count) {
+  PhaseWords phase;
+  for (int lane = first; lane < first + count && lane < kWarpSize; ++lane) {
+    if (!access.lane_active(lane)) continue;
+    const std::int64_t address = access.address[size_t(lane)];
+    if (phase.address >= 0 && address != phase.address) phase.single_address = false;
+    phase.address = address;
+    for (std::int64_t word = floor_div(address, kBankBytes); word <= floor_div(address + access.width - 1, kBankBytes);
+         ++word)
+      phase.words.push_back(word);
+  }
+  phase.words.size = count_distinct(phase.words);
+  return phase;
+}
+
+int bank_of(std::int64_t word) { return int(((word % kSharedBanks) + kSharedBanks) % kSharedBanks); }
+
+}  // namespace
+
 SharedCost shared_cost(const WarpAccess& access) {
   SharedCost cost;
-  const int phases = kWarpSize / shared_phase_lanes(access.width);
+  const int lanes = shared_phase_lanes(access.width);
+  const int phases = kWarpSize / lanes;
+  std::array<int, 4> phase_cost{};
   for (int phase = 0; phase < phases; ++phase) {
     const auto load = bank_load(access, phase);
-    const int worst = *std::max_element(load.begin(), load.end());
-    if (worst == 0) continue;  // no active lane in this phase
-    cost.wavefronts += worst;
-    cost.ideal_wavefronts += 1;
-    cost.max_conflict = std::max(cost.max_conflict, worst);
+    phase_cost[size_t(phase)] = *std::max_element(load.begin(), load.end());
+  }
+  // 8- and 16-byte accesses (measured on an H100, tools/experiments/lds_phases.cu): phases come in
+  // pairs (the two half-warps of an 8-byte access; quarters 0+1 and 2+3 of a 16-byte access), and a
+  // pair is served in ONE wavefront when both phases are conflict-free and, together, every bank
+  // holds at most one word and no word is read by both phases, or when the whole pair reads a
+  // single address (a broadcast).
+  int phase = 0;
+  while (phase < phases) {
+    const bool pairable = access.width > 4 && phase + 1 < phases && (phase % 2 == 0);
+    if (pairable && phase_cost[size_t(phase)] == 1 && phase_cost[size_t(phase) + 1] == 1) {
+      const PhaseWords first = phase_words(access, phase * lanes, lanes);
+      const PhaseWords second = phase_words(access, (phase + 1) * lanes, lanes);
+      bool merge = first.single_address && second.single_address && first.address == second.address;
+      if (!merge) {
+        std::array<int, kSharedBanks> used{};
+        merge = true;
+        for (int i = 0; i < first.words.size; ++i) ++used[size_t(bank_of(first.words.values[size_t(i)]))];
+        for (int i = 0; i < second.words.size; ++i) ++used[size_t(bank_of(second.words.values[size_t(i)]))];
+        for (int bank = 0; bank < kSharedBanks; ++bank) merge = merge && used[size_t(bank)] <= 1;
+      }
+      if (merge) {
+        cost.wavefronts += 1;
+        cost.ideal_wavefronts += 1;
+        cost.max_conflict = std::max(cost.max_conflict, 1);
+        phase += 2;
+        continue;
+      }
+    }
+    if (phase_cost[size_t(phase)] > 0) {
+      cost.wavefronts += phase_cost[size_t(phase)];
+      cost.ideal_wavefronts += 1;
+      cost.max_conflict = std::max(cost.max_conflict, phase_cost[size_t(phase)]);
+    }
+    ++phase;
   }
   return cost;
 }

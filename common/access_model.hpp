@@ -11,7 +11,8 @@
 // touch the same 4-byte word are served together (broadcast); distinct words in the same bank are
 // served one after another. The wavefronts of a phase are the largest number of distinct words any
 // bank holds; the instruction's wavefronts (l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st})
-// are the sum over phases.
+// are the sum over phases, except that two paired phases of an 8- or 16-byte access can share one
+// wavefront (the rule, measured on an H100, is in access_model.cpp and docs/access-model.md).
 //
 // Plain C++: the viewer, the host tests and the model-vs-profiler tool use it without CUDA.
 #pragma once

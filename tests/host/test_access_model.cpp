@@ -94,6 +94,33 @@ TEST(SharedModel, TwoWayConflict) {
   EXPECT_EQ(gemm::shared_cost(make(Space::shared, 4, kAll, [](int l) { return 8LL * l; })).wavefronts, 2);
 }
 
+// What an H100 measured (tools/experiments/lds_phases.cu, Nsight Compute 2025.3): wavefronts of one
+// shared load of width W with lane byte addresses given by eight patterns.
+TEST(SharedModel, MatchesTheMeasuredPhasePatterns) {
+  using Pattern = long long (*)(int lane, int width);
+  const Pattern patterns[8] = {
+      [](int l, int w) { return 1LL * w * l; },                          // consecutive
+      [](int, int) { return 0LL; },                                      // broadcast
+      [](int l, int w) { return 1LL * w * (l / 2); },                    // lane pairs share
+      [](int l, int w) { return 1LL * w * (l % 8); },                    // 8 addresses, 4 times
+      [](int l, int w) { return 1LL * w * (l % 16); },                   // both half-warps the same
+      [](int l, int) { return 128LL * l; },                              // stride 128 bytes
+      [](int l, int w) { return 128LL * (l % 8) + 1LL * w * (l / 8); },  // quarter-warps at stride 128
+      [](int l, int w) { return 1LL * w * ((l * 5) % 32); },             // a permutation
+  };
+  const int measured[3][8] = {{1, 1, 1, 1, 1, 32, 8, 1}, {2, 1, 1, 2, 2, 32, 16, 2}, {4, 2, 2, 4, 4, 32, 32, 4}};
+  const int widths[3] = {4, 8, 16};
+  for (int w = 0; w < 3; ++w)
+    for (int p = 0; p < 8; ++p) {
+      WarpAccess access;
+      access.space = Space::shared;
+      access.width = widths[w];
+      access.active = kAll;
+      for (int lane = 0; lane < 32; ++lane) access.address[size_t(lane)] = patterns[p](lane, widths[w]);
+      EXPECT_EQ(gemm::shared_cost(access).wavefronts, measured[w][p]) << "width " << widths[w] << " pattern " << p;
+    }
+}
+
 TEST(SharedModel, Float2PerLaneTakesTwoPhases) {
   // 8-byte accesses: two half-warp phases of 16 lanes x 8 bytes = 128 bytes each: 2 wavefronts.
   const auto cost = gemm::shared_cost(make(Space::shared, 8, kAll, [](int l) { return 8LL * l; }));

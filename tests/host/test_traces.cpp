@@ -44,12 +44,14 @@ TEST(Traces, OddShapeOnlyActiveLanesCount) {
 
 TEST(Traces, Step05TiledCounts) {
   // 128^3: 16 blocks x 32 warps, 4 k-tiles. Per warp and k-tile: 4 + 4 global sectors, 2 shared
-  // stores and 64 shared loads, each one wavefront. Then the store of C: 4 sectors.
+  // stores (one wavefront each), 8 16-byte broadcast loads of A (2 wavefronts each, as measured)
+  // and 32 loads of B (one each). Then the store of C: 4 sectors.
   const auto totals = gemm::predict(program("05_smem_tiling"), problem(128, 128, 128, 0.0f));
   const long long warp_tiles = 16LL * 32 * 4;
   EXPECT_EQ(totals.global_load_sectors, warp_tiles * 8);
   EXPECT_EQ(totals.shared_store_wavefronts, warp_tiles * 2);
-  EXPECT_EQ(totals.shared_load_wavefronts, warp_tiles * 64);
+  EXPECT_EQ(totals.shared_load_wavefronts, warp_tiles * (8 * 2 + 32));
+  EXPECT_EQ(totals.shared_load_requests, warp_tiles * (8 + 32));
   EXPECT_EQ(totals.global_store_sectors, 16LL * 32 * 4);
 }
 
