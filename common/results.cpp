@@ -81,8 +81,18 @@ Json to_json(const StepRun& run) {
       .set("layout", run.layout)
       .set("out", run.out)
       .set("cublas_call", run.cublas_label)
-      .set("seed", (long long)run.seed)
-      .set("shapes", shapes);
+      .set("seed", (long long)run.seed);
+  if (run.kernel.known) {
+    Json kernel = Json::object();
+    kernel.set("registers", run.kernel.registers)
+        .set("local_bytes", run.kernel.local_bytes)
+        .set("static_shared_bytes", run.kernel.static_shared_bytes)
+        .set("threads_per_block", run.kernel.threads_per_block)
+        .set("blocks_per_sm", run.kernel.blocks_per_sm)
+        .set("occupancy", run.kernel.occupancy);
+    json.set("kernel", kernel);
+  }
+  json.set("shapes", shapes);
   return json;
 }
 

@@ -45,6 +45,18 @@ struct ShapeResult {
   Verdict verdict = Verdict::unchecked;
 };
 
+// What the compiler and the occupancy calculator say of a kernel (cudaFuncGetAttributes,
+// cudaOccupancyMaxActiveBlocksPerMultiprocessor).
+struct KernelReport {
+  bool known = false;
+  int registers = 0;
+  int local_bytes = 0;           // per thread: spills and indexed arrays live here
+  int static_shared_bytes = 0;
+  int threads_per_block = 0;
+  int blocks_per_sm = 0;
+  double occupancy = 0;          // resident threads / the SM's maximum
+};
+
 struct StepRun {
   std::string step;         // folder name, e.g. "01_naive"
   std::string variant;      // a step's variant name, "" for the default
@@ -53,6 +65,7 @@ struct StepRun {
   std::string dtype = "f32", layout = "nn", out = "f32";
   std::string cublas_label; // what cuBLAS call the cuBLAS column is, e.g. "cublasSgemm (fp32, TF32 off)"
   unsigned long long seed = 0;
+  KernelReport kernel;
   std::vector<ShapeResult> shapes;
 };
 

@@ -246,7 +246,27 @@ int run(int argc, char** argv, const StepDescription& step) {
   std::printf("C = %g*A*B + %g*C, fp32, seed %llu", double(options.alpha), double(options.beta),
               (unsigned long long)options.seed);
   for (const auto& [key, value] : options.params) std::printf(", %s=%d", key.c_str(), value);
-  std::printf("\n%s\n", table_header().c_str());
+  std::printf("\n");
+  KernelReport kernel;
+  if (step.kernel) {
+    const void* function = step.kernel(options.params);
+    cudaFuncAttributes attributes{};
+    CUDA_CHECK(cudaFuncGetAttributes(&attributes, function));
+    const LaunchShape launch = step.launch_shape(shapes.front(), options.params);
+    kernel.known = true;
+    kernel.registers = attributes.numRegs;
+    kernel.local_bytes = int(attributes.localSizeBytes);
+    kernel.static_shared_bytes = int(attributes.sharedSizeBytes);
+    kernel.threads_per_block = launch.block.x * launch.block.y * launch.block.z;
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&kernel.blocks_per_sm, function,
+                                                             kernel.threads_per_block, size_t(launch.shared_bytes)));
+    kernel.occupancy = double(kernel.blocks_per_sm * kernel.threads_per_block) / prop.maxThreadsPerMultiProcessor;
+    std::printf("kernel: %d registers, %d B local, %d B static shared per block, %d threads per block, %d blocks per "
+                "SM (occupancy %.0f%%)\n",
+                kernel.registers, kernel.local_bytes, kernel.static_shared_bytes, kernel.threads_per_block,
+                kernel.blocks_per_sm, 100.0 * kernel.occupancy);
+  }
+  std::printf("%s\n", table_header().c_str());
   std::fflush(stdout);
 
   const CudaStream owned_stream;
@@ -261,6 +281,7 @@ int run(int argc, char** argv, const StepDescription& step) {
   run.params = options.params;
   run.cublas_label = kCublasSgemmLabel;
   run.seed = options.seed;
+  run.kernel = kernel;
   bool all_passed = true;
   for (const GemmShape& s : shapes) {
     ShapeResult result = runner.run(s);

@@ -40,6 +40,9 @@ struct StepDescription {
   std::function<LaunchShape(const GemmShape&, const Params&)> launch_shape;
   // Enqueues the computation on `stream`; checks the launch (CUDA_CHECK_LAUNCH).
   std::function<void(const Fp32Problem&, const Params&, cudaStream_t)> launch;
+  // The kernel these params launch (a __global__ function's address), for its resource report:
+  // registers, local memory, shared memory, blocks per SM. Optional.
+  std::function<const void*(const Params&)> kernel;
 };
 
 // The default shapes when none are given: 1024, 2048, 4096 square.

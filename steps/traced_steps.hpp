@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,8 @@
 #include "03_smem_banks_square/mapping.hpp"
 #include "04_smem_banks_rectangular/mapping.hpp"
 #include "05_smem_tiling/mapping.hpp"
+#include "06_1d_blocktiling/mapping.hpp"
+#include "07_2d_blocktiling/mapping.hpp"
 #include "trace.hpp"
 
 namespace gemm {
@@ -23,6 +26,8 @@ struct TracedProgram {
   bool takes_shape;     // GEMM steps run any shape; the demos have a fixed one
   std::function<LaunchShape(const TraceProblem&)> launch;
   std::function<void(const TraceProblem&, const Dim3&, int, const TraceSink&)> trace;
+  std::map<std::string, int> default_params = {};  // the step's --param defaults
+  std::vector<std::map<std::string, int>> configs = {};  // every compiled --param combination
 };
 
 namespace detail {
@@ -52,11 +57,27 @@ inline std::vector<TracedProgram> traced_programs() {
                    step04::trace_warp);
   list.push_back({"05_smem_tiling", "", "smem_tiled_sgemm", true,
                   [](const TraceProblem& p) { return step05::launch_shape(p.shape); }, step05::trace_warp});
+  const step06::Config d06 = step06::kConfigs[0];
+  list.push_back({"06_1d_blocktiling", "", "blocktiled_1d_sgemm", true,
+                  [](const TraceProblem& p) { return step06::launch_shape(p.shape, step06::config_from(p.params)); },
+                  step06::trace_warp, {{"BM", d06.bm}, {"BN", d06.bn}, {"BK", d06.bk}, {"TM", d06.tm}}});
+  for (const step06::Config& c : step06::kConfigs)
+    list.back().configs.push_back({{"BM", c.bm}, {"BN", c.bn}, {"BK", c.bk}, {"TM", c.tm}});
+  const step07::Config d07 = step07::kConfigs[0];
+  list.push_back({"07_2d_blocktiling", "", "blocktiled_2d_sgemm", true,
+                  [](const TraceProblem& p) { return step07::launch_shape(p.shape, step07::config_from(p.params)); },
+                  step07::trace_warp,
+                  {{"BM", d07.bm}, {"BN", d07.bn}, {"BK", d07.bk}, {"TM", d07.tm}, {"TN", d07.tn}}});
+  for (const step07::Config& c : step07::kConfigs)
+    list.back().configs.push_back({{"BM", c.bm}, {"BN", c.bn}, {"BK", c.bk}, {"TM", c.tm}, {"TN", c.tn}});
   return list;
 }
 
 // The launch-level prediction of the four profiler counters for one program and problem.
-inline AccessTotals predict(const TracedProgram& program, const TraceProblem& problem) {
+// Parameters the problem does not set take the program's defaults.
+inline AccessTotals predict(const TracedProgram& program, const TraceProblem& given) {
+  TraceProblem problem = given;
+  for (const auto& [key, value] : program.default_params) problem.params.emplace(key, value);
   return predict_launch(program.launch(problem), [&](const Dim3& block, int warp, const TraceSink& sink) {
     program.trace(problem, block, warp, sink);
   });

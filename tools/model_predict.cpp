@@ -3,9 +3,11 @@
 //   model_predict --list
 //   model_predict --step 01_naive --shape 256x256x256 --beta 0.5
 //   model_predict --step 03_smem_banks_square --variant row_col
+//   model_predict --configs 07_2d_blocktiling    (the compiled --param combinations)
 //
 // tools/check_model_ncu.py compares these with Nsight Compute's counters.
 #include <cstdio>
+#include <map>
 #include <string>
 
 #include "exit_codes.hpp"
@@ -16,6 +18,8 @@ int main(int argc, char** argv) {
   std::string step, variant, shape_text = "128";
   double beta = 0;
   bool list = false;
+  std::map<std::string, int> params;
+  std::string configs_of;
   try {
     for (int i = 1; i < argc; ++i) {
       const std::string arg = argv[i];
@@ -24,10 +28,17 @@ int main(int argc, char** argv) {
         return argv[++i];
       };
       if (arg == "--list") list = true;
+      else if (arg == "--configs") configs_of = value();
       else if (arg == "--step") step = value();
       else if (arg == "--variant") variant = value();
       else if (arg == "--shape") shape_text = value();
       else if (arg == "--beta") beta = gemm::parse_real(value(), "--beta");
+      else if (arg == "--param") {
+        const std::string assignment = value();
+        const auto equals = assignment.find('=');
+        if (equals == std::string::npos) throw gemm::UsageError("--param takes key=value");
+        params[assignment.substr(0, equals)] = int(gemm::parse_integer(assignment.substr(equals + 1), "--param"));
+      }
       else throw gemm::UsageError("unknown option '" + arg + "' (use --list, --step, --variant, --shape, --beta)");
     }
     const auto programs = gemm::traced_programs();
@@ -37,10 +48,23 @@ int main(int argc, char** argv) {
                     program.kernel.c_str(), program.takes_shape ? "shape" : "fixed");
       return gemm::kExitOk;
     }
+    if (!configs_of.empty()) {
+      for (const auto& program : programs) {
+        if (program.step != configs_of) continue;
+        for (const auto& config : program.configs) {
+          std::string line;
+          for (const auto& [key, value] : config) line += (line.empty() ? "" : " ") + key + "=" + std::to_string(value);
+          std::printf("%s\n", line.c_str());
+        }
+        return gemm::kExitOk;
+      }
+      throw gemm::UsageError("no traced program '" + configs_of + "' (see --list)");
+    }
     gemm::TraceProblem problem;
     problem.shape = gemm::parse_shape(shape_text, "--shape");
     problem.beta = float(beta);
     problem.variant = variant;
+    problem.params = params;
     for (const auto& program : programs) {
       if (program.step != step || program.variant != variant) continue;
       const gemm::AccessTotals totals = gemm::predict(program, problem);

@@ -23,7 +23,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import results_lib  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-BLOCK = re.compile(r"(<!-- (results-table|speedup-table|demo-table|model-table|repeat-table)([^>]*)-->\n)(.*?)(<!-- end \2 -->)", re.S)
+BLOCK = re.compile(r"(<!-- (results-table|speedup-table|demo-table|model-table|repeat-table|sweep-table)([^>]*)-->\n)(.*?)(<!-- end \2 -->)", re.S)
 NO_RESULTS = "*No measured results yet: run `tools/bench_all.py` on a GPU (see README).*\n"
 
 
@@ -214,6 +214,33 @@ def repeat_table(results_dir):
     return "\n".join(out) if out else "*Not yet measured.*\n"
 
 
+def sweep_table(attributes, results_dir):
+    """Every compiled configuration of a tunable step, from sweep-<step>-<gpu>.json."""
+    step = attributes["step"]
+    out = []
+    for name in sorted(n for n in os.listdir(results_dir) if n.startswith(f"sweep-{step}-") and n.endswith(".json")):
+        document = results_lib.load(os.path.join(results_dir, name))
+        rows = sorted(document["configs"], key=lambda r: (r["results_per_thread"], -r["time"]["gflops"]))
+        keys = list(rows[0]["params"]) if rows else []
+        out.append("| " + " | ".join(keys) + " | results / thread | registers | local B | blocks / SM | occupancy "
+                   "| GFLOPS | % of cuBLAS | check |")
+        out.append("|" + "---:|" * (len(keys) + 8) + "---|")
+        for row in rows:
+            kernel = row["kernel"]
+            out.append("| " + " | ".join(str(row["params"][k]) for k in keys) + " | {} | {} | {} | {} | {:.0f}% | {} | "
+                       "{:.1f}% | {} |".format(row["results_per_thread"], kernel["registers"], kernel["local_bytes"],
+                                              kernel["blocks_per_sm"], 100 * kernel["occupancy"],
+                                              fmt(row["time"]["gflops"]),
+                                              100 * row["cublas"]["median_ms"] / row["time"]["median_ms"],
+                                              row["verdict"]))
+        out.append("")
+        out.append(f"*{document['device']['name']}, {rows[0]['m']}×{rows[0]['n']}×{rows[0]['k']}, run "
+                   f"{document['date'][:10]}, commit {document['commit'][:10]}; from `docs/results/{name}` "
+                   f"(tools/sweep_params.py).*")
+        out.append("")
+    return "\n".join(out) if out else "*Not swept yet: run `tools/sweep_params.py` on a GPU.*\n"
+
+
 def render(text, results_dir):
     def documents_for(attributes):
         files = results_lib.results_files(results_dir)
@@ -227,6 +254,8 @@ def render(text, results_dir):
             body = model_table(attributes, results_dir)
         elif kind == "repeat-table":
             body = repeat_table(results_dir)
+        elif kind == "sweep-table":
+            body = sweep_table(attributes, results_dir)
         else:
             documents = documents_for(attributes)
             body = {"results-table": results_table, "speedup-table": speedup_table,

@@ -1,0 +1,169 @@
+// Step 06, 1D block tiling: the index math, shared by the kernel, the host tests and the viewer.
+//
+// A block computes a BM x BN tile of C with BM*BN/TM threads; each thread computes TM elements of one
+// column of C (rows thread_row*TM .. +TM-1). K is walked in tiles of BK: the block copies a BM x BK
+// tile of A and a BK x BN tile of B into shared memory (each thread copies every threads-th element),
+// then for each of the BK steps a thread loads ONE value of the B tile into a register and uses it
+// for TM multiply-adds. Shared loads per multiply-add drop from 2 (step 05) to about 1 + 1/TM.
+#pragma once
+
+#include "hd.hpp"
+#include "trace.hpp"
+
+namespace step06 {
+
+using gemm::ceil_div;
+using gemm::CElement;
+using gemm::GemmShape;
+using gemm::LaunchShape;
+using gemm::ThreadCoord;
+
+struct Config {
+  int bm, bn, bk, tm;
+};
+
+GEMM_HD constexpr int threads(const Config& c) { return c.bm * c.bn / c.tm; }
+
+// The compiled configurations (--param BM, BN, BK, TM choose one). The first is the default, the
+// measured best on the H100 (docs/06-1d-blocktiling.md); the others span TM = 2..32 results per thread.
+constexpr Config kConfigs[] = {
+    {64, 64, 8, 8}, {32, 64, 8, 2}, {64, 64, 8, 4}, {64, 64, 8, 16}, {64, 64, 8, 32},
+    {128, 64, 8, 16}, {64, 128, 8, 8}, {64, 64, 16, 8},
+};
+constexpr int kConfigCount = int(sizeof(kConfigs) / sizeof(kConfigs[0]));
+
+// "" when the configuration is one the step can run, else the rule it breaks.
+inline const char* config_rule(const Config& c) {
+  if (c.bm <= 0 || c.bn <= 0 || c.bk <= 0 || c.tm <= 0) return "BM, BN, BK and TM must be positive";
+  if (c.bm % c.tm != 0) return "BM must be a multiple of TM (each thread owns TM whole rows)";
+  if (threads(c) % 32 != 0 || threads(c) > 1024) return "BM*BN/TM threads must be a multiple of 32 and at most 1024";
+  for (const Config& k : kConfigs)
+    if (k.bm == c.bm && k.bn == c.bn && k.bk == c.bk && k.tm == c.tm) return "";
+  return "this combination is not compiled in; see the list in steps/06_1d_blocktiling/mapping.hpp (--help)";
+}
+
+GEMM_HD LaunchShape launch_shape(const GemmShape& shape, const Config& c) {
+  LaunchShape launch;
+  launch.grid = {ceil_div(shape.m, c.bm), ceil_div(shape.n, c.bn), 1};
+  launch.block = {threads(c), 1, 1};
+  launch.shared_bytes = 0;  // static shared memory: (BM*BK + BK*BN) floats
+  return launch;
+}
+
+GEMM_HD int k_tiles(const GemmShape& shape, const Config& c) { return ceil_div(shape.k, c.bk); }
+GEMM_HD int thread_id(const ThreadCoord& t) { return t.thread.x; }
+// Consecutive threads take consecutive columns of C: a warp shares thread_row, so its A-tile reads
+// are broadcasts and its B-tile reads are 32 consecutive words.
+GEMM_HD int thread_col(const ThreadCoord& t, const Config& c) { return thread_id(t) % c.bn; }
+GEMM_HD int thread_row(const ThreadCoord& t, const Config& c) { return thread_id(t) / c.bn; }
+
+// Result i (0 <= i < TM) of a thread.
+GEMM_HD CElement c_element(const GemmShape& shape, const ThreadCoord& t, const Config& c, int i) {
+  CElement e;
+  e.row = t.block.x * c.bm + thread_row(t, c) * c.tm + i;
+  e.col = t.block.y * c.bn + thread_col(t, c);
+  e.valid = e.row < shape.m && e.col < shape.n;
+  return e;
+}
+
+struct MatrixCoord {
+  int row = 0, col = 0;
+  bool valid = false;
+};
+
+// Copy number `copy` of a thread at k-tile kt: tile element idx = thread + copy * threads.
+GEMM_HD int a_copies(const Config& c) { return ceil_div(c.bm * c.bk, threads(c)); }
+GEMM_HD int b_copies(const Config& c) { return ceil_div(c.bk * c.bn, threads(c)); }
+GEMM_HD int copy_element(const ThreadCoord& t, const Config& c, int copy) { return thread_id(t) + copy * threads(c); }
+GEMM_HD bool a_copy_exists(const ThreadCoord& t, const Config& c, int copy) { return copy_element(t, c, copy) < c.bm * c.bk; }
+GEMM_HD bool b_copy_exists(const ThreadCoord& t, const Config& c, int copy) { return copy_element(t, c, copy) < c.bk * c.bn; }
+// A tile: BM x BK row-major; B tile: BK x BN row-major. Store index = the tile element itself.
+GEMM_HD MatrixCoord a_tile_source(const GemmShape& shape, const ThreadCoord& t, const Config& c, int kt, int copy) {
+  const int idx = copy_element(t, c, copy);
+  MatrixCoord m;
+  m.row = t.block.x * c.bm + idx / c.bk;
+  m.col = kt * c.bk + idx % c.bk;
+  m.valid = m.row < shape.m && m.col < shape.k;
+  return m;
+}
+GEMM_HD MatrixCoord b_tile_source(const GemmShape& shape, const ThreadCoord& t, const Config& c, int kt, int copy) {
+  const int idx = copy_element(t, c, copy);
+  MatrixCoord m;
+  m.row = kt * c.bk + idx / c.bn;
+  m.col = t.block.y * c.bn + idx % c.bn;
+  m.valid = m.row < shape.k && m.col < shape.n;
+  return m;
+}
+// Inner loop step `dot`: one B value for the thread's column, then TM A values of its rows.
+GEMM_HD int b_tile_load_index(const ThreadCoord& t, const Config& c, int dot) { return dot * c.bn + thread_col(t, c); }
+GEMM_HD int a_tile_load_index(const ThreadCoord& t, const Config& c, int dot, int i) {
+  return (thread_row(t, c) * c.tm + i) * c.bk + dot;
+}
+
+GEMM_HD int a_index(const GemmShape& shape, const MatrixCoord& m) { return m.row * shape.k + m.col; }
+GEMM_HD int b_index(const GemmShape& shape, const MatrixCoord& m) { return m.row * shape.n + m.col; }
+GEMM_HD int c_index(const GemmShape& shape, const CElement& e) { return e.row * shape.n + e.col; }
+
+// How the compiler emits the inner loop (checked with the profiler's instruction counts): for each
+// result row i, the BK words A tile[row i][0 .. BK-1] are contiguous and 16-byte aligned, so they
+// are loaded 4 at a time (LDS.128) before the dot loop; B is loaded one word per dot step.
+constexpr int kAWordsPerLoad = 4;
+
+inline Config config_from(const std::map<std::string, int>& params) {
+  return {params.at("BM"), params.at("BN"), params.at("BK"), params.at("TM")};
+}
+
+// One warp's memory instructions per k-tile, from the functions above.
+inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& block, int warp,
+                       const gemm::TraceSink& emit) {
+  using gemm::Access;
+  using gemm::Operand;
+  using gemm::Space;
+  const GemmShape& s = problem.shape;
+  const Config c = config_from(problem.params);
+  const gemm::WarpLanes lanes = gemm::warp_lanes(launch_shape(s, c).block, block, warp);
+  auto coord = [&](int lane) { return lanes.coord[size_t(lane)]; };
+  auto mask = [&](auto predicate) {
+    std::uint32_t m = 0;
+    for (int lane = 0; lane < gemm::kWarpSize; ++lane)
+      if (((lanes.exists >> lane) & 1u) && predicate(coord(lane))) m |= 1u << lane;
+    return m;
+  };
+  for (int kt = 0; kt < k_tiles(s, c); ++kt) {
+    for (int copy = 0; copy < a_copies(c); ++copy) {
+      const auto exists = [&](const ThreadCoord& t) { return a_copy_exists(t, c, copy); };
+      emit(gemm::make_instruction(Space::global, Access::load, Operand::A, 4, kt, "ld.global A tile element",
+                                  mask([&](const ThreadCoord& t) { return exists(t) && a_tile_source(s, t, c, kt, copy).valid; }),
+                                  [&](int lane) { return a_index(s, a_tile_source(s, coord(lane), c, kt, copy)); }));
+      emit(gemm::make_instruction(Space::shared, Access::store, Operand::smem_A, 4, kt, "st.shared A tile", mask(exists),
+                                  [&](int lane) { return copy_element(coord(lane), c, copy); }));
+    }
+    for (int copy = 0; copy < b_copies(c); ++copy) {
+      const auto exists = [&](const ThreadCoord& t) { return b_copy_exists(t, c, copy); };
+      emit(gemm::make_instruction(Space::global, Access::load, Operand::B, 4, kt, "ld.global B tile element",
+                                  mask([&](const ThreadCoord& t) { return exists(t) && b_tile_source(s, t, c, kt, copy).valid; }),
+                                  [&](int lane) { return b_index(s, b_tile_source(s, coord(lane), c, kt, copy)); }));
+      emit(gemm::make_instruction(Space::shared, Access::store, Operand::smem_B, 4, kt, "st.shared B tile", mask(exists),
+                                  [&](int lane) { return copy_element(coord(lane), c, copy); }));
+    }
+    for (int i = 0; i < c.tm; ++i)
+      for (int dot = 0; dot < c.bk; dot += kAWordsPerLoad)
+        emit(gemm::make_instruction(Space::shared, Access::load, Operand::smem_A, 4 * kAWordsPerLoad, kt,
+                                    "ld.shared.v4 A tile [row i][dot..dot+3]", lanes.exists,
+                                    [&](int lane) { return a_tile_load_index(coord(lane), c, dot, i); }));
+    for (int dot = 0; dot < c.bk; ++dot)
+      emit(gemm::make_instruction(Space::shared, Access::load, Operand::smem_B, 4, kt, "ld.shared B tile [dot][col]",
+                                  lanes.exists, [&](int lane) { return b_tile_load_index(coord(lane), c, dot); }));
+  }
+  for (int i = 0; i < c.tm; ++i) {
+    const std::uint32_t active = mask([&](const ThreadCoord& t) { return c_element(s, t, c, i).valid; });
+    if (!active) continue;
+    auto at = [&](int lane) { return c_index(s, c_element(s, coord(lane), c, i)); };
+    if (problem.beta != 0.0f)
+      emit(gemm::make_instruction(Space::global, Access::load, Operand::C, 4, k_tiles(s, c), "ld.global C (beta != 0)",
+                                  active, at));
+    emit(gemm::make_instruction(Space::global, Access::store, Operand::C, 4, k_tiles(s, c), "st.global C", active, at));
+  }
+}
+
+}  // namespace step06

@@ -1,0 +1,90 @@
+// Step 07, 2D block tiling: each thread computes a TM x TN block of C as outer products of TM values
+// of A and TN values of B held in registers.
+#pragma once
+
+#include "cuda_check.cuh"
+#include "dispatch.hpp"
+#include "epilogue.hpp"
+#include "mapping.hpp"
+#include "run_step.cuh"
+
+namespace step07 {
+
+template <int kConfig>
+__global__ void __launch_bounds__(threads(kConfigs[kConfig]))
+    blocktiled_2d_sgemm(GemmShape shape, float alpha, const float* __restrict__ a, const float* __restrict__ b,
+                        float beta, float* __restrict__ c) {
+  constexpr Config cfg = kConfigs[kConfig];
+  __shared__ float a_tile[cfg.bm * cfg.bk];
+  __shared__ float b_tile[cfg.bk * cfg.bn];
+  const ThreadCoord t = gemm::this_thread();
+  float acc[cfg.tm][cfg.tn] = {};  // the thread's TM x TN results, in registers
+  float a_values[cfg.tm];          // one column of the A tile, for this step's outer product
+  float b_values[cfg.tn];          // one row of the B tile
+
+  for (int kt = 0; kt < k_tiles(shape, cfg); ++kt) {
+#pragma unroll
+    for (int copy = 0; copy < a_copies(cfg); ++copy) {
+      if (!a_copy_exists(t, cfg, copy)) continue;
+      const MatrixCoord from = a_tile_source(shape, t, cfg, kt, copy);
+      a_tile[copy_element(t, cfg, copy)] = from.valid ? a[a_index(shape, from)] : 0.0f;
+    }
+#pragma unroll
+    for (int copy = 0; copy < b_copies(cfg); ++copy) {
+      if (!b_copy_exists(t, cfg, copy)) continue;
+      const MatrixCoord from = b_tile_source(shape, t, cfg, kt, copy);
+      b_tile[copy_element(t, cfg, copy)] = from.valid ? b[b_index(shape, from)] : 0.0f;
+    }
+    __syncthreads();
+#pragma unroll
+    for (int dot = 0; dot < cfg.bk; ++dot) {
+      // TM + TN shared loads, then TM * TN multiply-adds from registers.
+#pragma unroll
+      for (int i = 0; i < cfg.tm; ++i) a_values[i] = a_tile[a_tile_load_index(t, cfg, dot, i)];
+#pragma unroll
+      for (int j = 0; j < cfg.tn; ++j) b_values[j] = b_tile[b_tile_load_index(t, cfg, dot, j)];
+#pragma unroll
+      for (int i = 0; i < cfg.tm; ++i)
+#pragma unroll
+        for (int j = 0; j < cfg.tn; ++j) acc[i][j] += a_values[i] * b_values[j];
+    }
+    __syncthreads();
+  }
+#pragma unroll
+  for (int i = 0; i < cfg.tm; ++i)
+#pragma unroll
+    for (int j = 0; j < cfg.tn; ++j) {
+      const CElement e = c_element(shape, t, cfg, i, j);
+      if (!e.valid) continue;
+      const int at = c_index(shape, e);
+      c[at] = gemm::epilogue(alpha, acc[i][j], beta, c + at);
+    }
+}
+
+inline int config_index(const Config& c) {
+  for (int i = 0; i < kConfigCount; ++i)
+    if (kConfigs[i].bm == c.bm && kConfigs[i].bn == c.bn && kConfigs[i].bk == c.bk && kConfigs[i].tm == c.tm &&
+        kConfigs[i].tn == c.tn)
+      return i;
+  return -1;
+}
+
+inline const void* kernel_for(const gemm::Params& params) {
+  const void* function = nullptr;
+  gemm::dispatch_index<kConfigCount>(config_index(config_from(params)), [&](auto index) {
+    function = reinterpret_cast<const void*>(blocktiled_2d_sgemm<decltype(index)::value>);
+  });
+  return function;
+}
+
+inline void launch(const gemm::Fp32Problem& p, const gemm::Params& params, cudaStream_t stream) {
+  const Config cfg = config_from(params);
+  const LaunchShape shape = launch_shape(p.shape, cfg);
+  gemm::dispatch_index<kConfigCount>(config_index(cfg), [&](auto index) {
+    blocktiled_2d_sgemm<decltype(index)::value><<<gemm::to_dim3(shape.grid), gemm::to_dim3(shape.block), 0, stream>>>(
+        p.shape, p.alpha, p.a, p.b, p.beta, p.c);
+  });
+  CUDA_CHECK_LAUNCH("blocktiled_2d_sgemm<<<...>>>");
+}
+
+}  // namespace step07

@@ -1,0 +1,171 @@
+// Step 07, 2D block tiling: the index math, shared by the kernel, the host tests and the viewer.
+//
+// A block computes a BM x BN tile of C with (BM/TM)*(BN/TN) threads; each thread computes a TM x TN
+// block of C. At each of the BK steps of a k-tile a thread loads TM values of A and TN values of B
+// from shared memory into registers and does TM*TN multiply-adds with them (an outer product):
+// TM + TN shared loads for TM*TN FFMAs, where step 06 needed TM + 1 for TM.
+#pragma once
+
+#include "hd.hpp"
+#include "trace.hpp"
+
+namespace step07 {
+
+using gemm::ceil_div;
+using gemm::CElement;
+using gemm::GemmShape;
+using gemm::LaunchShape;
+using gemm::ThreadCoord;
+
+struct Config {
+  int bm, bn, bk, tm, tn;
+};
+
+GEMM_HD constexpr int threads(const Config& c) { return (c.bm / c.tm) * (c.bn / c.tn); }
+GEMM_HD constexpr int results_per_thread(const Config& c) { return c.tm * c.tn; }
+
+// The compiled configurations; the first is the default. Results per thread: 64 (default), 2, 4, 8,
+// 16, 32, then variants of the tile depth and shape.
+constexpr Config kConfigs[] = {
+    {128, 128, 8, 8, 8}, {32, 64, 8, 2, 1},    {64, 64, 8, 2, 2},    {64, 64, 8, 4, 2},  {64, 64, 8, 4, 4},
+    {128, 128, 8, 8, 4}, {128, 128, 16, 8, 8}, {64, 128, 8, 8, 8},   {128, 64, 8, 8, 8},
+};
+constexpr int kConfigCount = int(sizeof(kConfigs) / sizeof(kConfigs[0]));
+
+inline const char* config_rule(const Config& c) {
+  if (c.bm <= 0 || c.bn <= 0 || c.bk <= 0 || c.tm <= 0 || c.tn <= 0) return "BM, BN, BK, TM and TN must be positive";
+  if (c.bm % c.tm != 0 || c.bn % c.tn != 0) return "BM must be a multiple of TM and BN a multiple of TN";
+  if (threads(c) % 32 != 0 || threads(c) > 1024)
+    return "(BM/TM)*(BN/TN) threads must be a multiple of 32 and at most 1024";
+  for (const Config& k : kConfigs)
+    if (k.bm == c.bm && k.bn == c.bn && k.bk == c.bk && k.tm == c.tm && k.tn == c.tn) return "";
+  return "this combination is not compiled in; see the list in steps/07_2d_blocktiling/mapping.hpp (--help)";
+}
+
+inline Config config_from(const std::map<std::string, int>& params) {
+  return {params.at("BM"), params.at("BN"), params.at("BK"), params.at("TM"), params.at("TN")};
+}
+
+GEMM_HD LaunchShape launch_shape(const GemmShape& shape, const Config& c) {
+  LaunchShape launch;
+  launch.grid = {ceil_div(shape.m, c.bm), ceil_div(shape.n, c.bn), 1};
+  launch.block = {threads(c), 1, 1};
+  return launch;
+}
+
+GEMM_HD int k_tiles(const GemmShape& shape, const Config& c) { return ceil_div(shape.k, c.bk); }
+GEMM_HD int thread_id(const ThreadCoord& t) { return t.thread.x; }
+// Consecutive threads take consecutive TN-wide column groups of C.
+GEMM_HD int thread_col(const ThreadCoord& t, const Config& c) { return thread_id(t) % (c.bn / c.tn); }
+GEMM_HD int thread_row(const ThreadCoord& t, const Config& c) { return thread_id(t) / (c.bn / c.tn); }
+
+// Result (i, j) of a thread, 0 <= i < TM, 0 <= j < TN.
+GEMM_HD CElement c_element(const GemmShape& shape, const ThreadCoord& t, const Config& c, int i, int j) {
+  CElement e;
+  e.row = t.block.x * c.bm + thread_row(t, c) * c.tm + i;
+  e.col = t.block.y * c.bn + thread_col(t, c) * c.tn + j;
+  e.valid = e.row < shape.m && e.col < shape.n;
+  return e;
+}
+
+struct MatrixCoord {
+  int row = 0, col = 0;
+  bool valid = false;
+};
+
+GEMM_HD int a_copies(const Config& c) { return ceil_div(c.bm * c.bk, threads(c)); }
+GEMM_HD int b_copies(const Config& c) { return ceil_div(c.bk * c.bn, threads(c)); }
+GEMM_HD int copy_element(const ThreadCoord& t, const Config& c, int copy) { return thread_id(t) + copy * threads(c); }
+GEMM_HD bool a_copy_exists(const ThreadCoord& t, const Config& c, int copy) { return copy_element(t, c, copy) < c.bm * c.bk; }
+GEMM_HD bool b_copy_exists(const ThreadCoord& t, const Config& c, int copy) { return copy_element(t, c, copy) < c.bk * c.bn; }
+GEMM_HD MatrixCoord a_tile_source(const GemmShape& shape, const ThreadCoord& t, const Config& c, int kt, int copy) {
+  const int idx = copy_element(t, c, copy);
+  MatrixCoord m;
+  m.row = t.block.x * c.bm + idx / c.bk;
+  m.col = kt * c.bk + idx % c.bk;
+  m.valid = m.row < shape.m && m.col < shape.k;
+  return m;
+}
+GEMM_HD MatrixCoord b_tile_source(const GemmShape& shape, const ThreadCoord& t, const Config& c, int kt, int copy) {
+  const int idx = copy_element(t, c, copy);
+  MatrixCoord m;
+  m.row = kt * c.bk + idx / c.bn;
+  m.col = t.block.y * c.bn + idx % c.bn;
+  m.valid = m.row < shape.k && m.col < shape.n;
+  return m;
+}
+// Inner loop step `dot`: A tile [row i][dot] for the TM rows, B tile [dot][col j] for the TN columns.
+GEMM_HD int a_tile_load_index(const ThreadCoord& t, const Config& c, int dot, int i) {
+  return (thread_row(t, c) * c.tm + i) * c.bk + dot;
+}
+GEMM_HD int b_tile_load_index(const ThreadCoord& t, const Config& c, int dot, int j) {
+  return dot * c.bn + thread_col(t, c) * c.tn + j;
+}
+
+GEMM_HD int a_index(const GemmShape& shape, const MatrixCoord& m) { return m.row * shape.k + m.col; }
+GEMM_HD int b_index(const GemmShape& shape, const MatrixCoord& m) { return m.row * shape.n + m.col; }
+GEMM_HD int c_index(const GemmShape& shape, const CElement& e) { return e.row * shape.n + e.col; }
+
+// How the compiler emits the shared loads (checked with the profiler's instruction counts): words
+// that are contiguous in one thread and 16-byte aligned are loaded 4 at a time.
+constexpr int kWordsPerLoad = 4;
+GEMM_HD int words_per_load(int contiguous) { return contiguous % kWordsPerLoad == 0 ? kWordsPerLoad : 1; }
+
+inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& block, int warp,
+                       const gemm::TraceSink& emit) {
+  using gemm::Access;
+  using gemm::Operand;
+  using gemm::Space;
+  const GemmShape& s = problem.shape;
+  const Config c = config_from(problem.params);
+  const gemm::WarpLanes lanes = gemm::warp_lanes(launch_shape(s, c).block, block, warp);
+  auto coord = [&](int lane) { return lanes.coord[size_t(lane)]; };
+  auto mask = [&](auto predicate) {
+    std::uint32_t m = 0;
+    for (int lane = 0; lane < gemm::kWarpSize; ++lane)
+      if (((lanes.exists >> lane) & 1u) && predicate(coord(lane))) m |= 1u << lane;
+    return m;
+  };
+  for (int kt = 0; kt < k_tiles(s, c); ++kt) {
+    for (int copy = 0; copy < a_copies(c); ++copy) {
+      const auto exists = [&](const ThreadCoord& t) { return a_copy_exists(t, c, copy); };
+      emit(gemm::make_instruction(Space::global, Access::load, Operand::A, 4, kt, "ld.global A tile element",
+                                  mask([&](const ThreadCoord& t) { return exists(t) && a_tile_source(s, t, c, kt, copy).valid; }),
+                                  [&](int lane) { return a_index(s, a_tile_source(s, coord(lane), c, kt, copy)); }));
+      emit(gemm::make_instruction(Space::shared, Access::store, Operand::smem_A, 4, kt, "st.shared A tile", mask(exists),
+                                  [&](int lane) { return copy_element(coord(lane), c, copy); }));
+    }
+    for (int copy = 0; copy < b_copies(c); ++copy) {
+      const auto exists = [&](const ThreadCoord& t) { return b_copy_exists(t, c, copy); };
+      emit(gemm::make_instruction(Space::global, Access::load, Operand::B, 4, kt, "ld.global B tile element",
+                                  mask([&](const ThreadCoord& t) { return exists(t) && b_tile_source(s, t, c, kt, copy).valid; }),
+                                  [&](int lane) { return b_index(s, b_tile_source(s, coord(lane), c, kt, copy)); }));
+      emit(gemm::make_instruction(Space::shared, Access::store, Operand::smem_B, 4, kt, "st.shared B tile", mask(exists),
+                                  [&](int lane) { return copy_element(coord(lane), c, copy); }));
+    }
+    // A: each of the TM rows holds BK contiguous words of this thread; B: each dot row holds TN.
+    const int a_words = words_per_load(c.bk), b_words = words_per_load(c.tn);
+    for (int i = 0; i < c.tm; ++i)
+      for (int dot = 0; dot < c.bk; dot += a_words)
+        emit(gemm::make_instruction(Space::shared, Access::load, Operand::smem_A, 4 * a_words, kt,
+                                    a_words == 4 ? "ld.shared.v4 A tile [row i][dot..dot+3]" : "ld.shared A tile [row i][dot]",
+                                    lanes.exists, [&](int lane) { return a_tile_load_index(coord(lane), c, dot, i); }));
+    for (int dot = 0; dot < c.bk; ++dot)
+      for (int j = 0; j < c.tn; j += b_words)
+        emit(gemm::make_instruction(Space::shared, Access::load, Operand::smem_B, 4 * b_words, kt,
+                                    b_words == 4 ? "ld.shared.v4 B tile [dot][col j..j+3]" : "ld.shared B tile [dot][col j]",
+                                    lanes.exists, [&](int lane) { return b_tile_load_index(coord(lane), c, dot, j); }));
+  }
+  for (int i = 0; i < c.tm; ++i)
+    for (int j = 0; j < c.tn; ++j) {
+      const std::uint32_t active = mask([&](const ThreadCoord& t) { return c_element(s, t, c, i, j).valid; });
+      if (!active) continue;
+      auto at = [&](int lane) { return c_index(s, c_element(s, coord(lane), c, i, j)); };
+      if (problem.beta != 0.0f)
+        emit(gemm::make_instruction(Space::global, Access::load, Operand::C, 4, k_tiles(s, c), "ld.global C (beta != 0)",
+                                    active, at));
+      emit(gemm::make_instruction(Space::global, Access::store, Operand::C, 4, k_tiles(s, c), "st.global C", active, at));
+    }
+}
+
+}  // namespace step07
