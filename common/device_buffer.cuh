@@ -50,10 +50,13 @@ class DeviceBuffer {
   std::size_t count_ = 0;
 };
 
-// RAII ownership of a non-blocking stream.
+// RAII ownership of a stream. A *blocking* stream on purpose: the harness poisons and uploads with
+// cudaMemset/cudaMemcpy, which run on the legacy default stream (and a pageable upload may still be
+// in flight when cudaMemcpy returns); a blocking stream's kernels wait for that work, a non-blocking
+// one's do not (seen as unwritten-looking NaNs when two GPU tests ran at once).
 class CudaStream {
  public:
-  CudaStream() { CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+  CudaStream() { CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamDefault)); }
   ~CudaStream() { cudaStreamDestroy(stream_); }
   CudaStream(const CudaStream&) = delete;
   CudaStream& operator=(const CudaStream&) = delete;

@@ -60,16 +60,19 @@ inline std::vector<TracedProgram> traced_programs() {
   const step06::Config d06 = step06::kConfigs[0];
   list.push_back({"06_1d_blocktiling", "", "blocktiled_1d_sgemm", true,
                   [](const TraceProblem& p) { return step06::launch_shape(p.shape, step06::config_from(p.params)); },
-                  step06::trace_warp, {{"BM", d06.bm}, {"BN", d06.bn}, {"BK", d06.bk}, {"TM", d06.tm}}});
+                  step06::trace_warp,
+                  {{"BM", d06.bm}, {"BN", d06.bn}, {"BK", d06.bk}, {"TM", d06.tm}, {"MINB", d06.min_blocks}}});
   for (const step06::Config& c : step06::kConfigs)
-    list.back().configs.push_back({{"BM", c.bm}, {"BN", c.bn}, {"BK", c.bk}, {"TM", c.tm}});
+    list.back().configs.push_back({{"BM", c.bm}, {"BN", c.bn}, {"BK", c.bk}, {"TM", c.tm}, {"MINB", c.min_blocks}});
   const step07::Config d07 = step07::kConfigs[0];
   list.push_back({"07_2d_blocktiling", "", "blocktiled_2d_sgemm", true,
                   [](const TraceProblem& p) { return step07::launch_shape(p.shape, step07::config_from(p.params)); },
                   step07::trace_warp,
-                  {{"BM", d07.bm}, {"BN", d07.bn}, {"BK", d07.bk}, {"TM", d07.tm}, {"TN", d07.tn}}});
+                  {{"BM", d07.bm}, {"BN", d07.bn}, {"BK", d07.bk}, {"TM", d07.tm}, {"TN", d07.tn},
+                   {"MINB", d07.min_blocks}}});
   for (const step07::Config& c : step07::kConfigs)
-    list.back().configs.push_back({{"BM", c.bm}, {"BN", c.bn}, {"BK", c.bk}, {"TM", c.tm}, {"TN", c.tn}});
+    list.back().configs.push_back(
+        {{"BM", c.bm}, {"BN", c.bn}, {"BK", c.bk}, {"TM", c.tm}, {"TN", c.tn}, {"MINB", c.min_blocks}});
   return list;
 }
 

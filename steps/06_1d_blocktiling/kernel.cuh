@@ -11,7 +11,7 @@
 namespace step06 {
 
 template <int kConfig>
-__global__ void __launch_bounds__(threads(kConfigs[kConfig]))
+__global__ void __launch_bounds__(threads(kConfigs[kConfig]), kConfigs[kConfig].min_blocks)
     blocktiled_1d_sgemm(GemmShape shape, float alpha, const float* __restrict__ a, const float* __restrict__ b,
                         float beta, float* __restrict__ c) {
   constexpr Config cfg = kConfigs[kConfig];
@@ -53,7 +53,9 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]))
 
 inline int config_index(const Config& c) {
   for (int i = 0; i < kConfigCount; ++i)
-    if (kConfigs[i].bm == c.bm && kConfigs[i].bn == c.bn && kConfigs[i].bk == c.bk && kConfigs[i].tm == c.tm) return i;
+    if (kConfigs[i].bm == c.bm && kConfigs[i].bn == c.bn && kConfigs[i].bk == c.bk && kConfigs[i].tm == c.tm &&
+        kConfigs[i].min_blocks == c.min_blocks)
+      return i;
   return -1;
 }
 

@@ -10,7 +10,8 @@ int main(int argc, char** argv) {
   step.params = {{"BM", d.bm, "rows of C per block"},
                  {"BN", d.bn, "columns of C per block"},
                  {"BK", d.bk, "depth of the shared tiles"},
-                 {"TM", d.tm, "rows of C per thread (results per thread)"}};
+                 {"TM", d.tm, "rows of C per thread (results per thread)"},
+                 {"MINB", d.min_blocks, "blocks per SM the compiler must fit (__launch_bounds__; caps registers)"}};
   step.check_params = [](const gemm::Params& params) {
     return std::string(step06::config_rule(step06::config_from(params)));
   };

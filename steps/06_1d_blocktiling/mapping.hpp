@@ -20,6 +20,7 @@ using gemm::ThreadCoord;
 
 struct Config {
   int bm, bn, bk, tm;
+  int min_blocks = 1;  // blocks per SM the compiler must fit (__launch_bounds__): caps registers
 };
 
 GEMM_HD constexpr int threads(const Config& c) { return c.bm * c.bn / c.tm; }
@@ -27,18 +28,20 @@ GEMM_HD constexpr int threads(const Config& c) { return c.bm * c.bn / c.tm; }
 // The compiled configurations (--param BM, BN, BK, TM choose one). The first is the default, the
 // measured best on the H100 (docs/06-1d-blocktiling.md); the others span TM = 2..32 results per thread.
 constexpr Config kConfigs[] = {
-    {64, 64, 8, 8}, {32, 64, 8, 2}, {64, 64, 8, 4}, {64, 64, 8, 16}, {64, 64, 8, 32},
-    {128, 64, 8, 16}, {64, 128, 8, 8}, {64, 64, 16, 8},
+    {64, 64, 8, 8, 2},    {32, 64, 8, 2, 2},   {64, 64, 8, 4, 2},   {64, 64, 8, 16, 2},  {64, 64, 8, 32, 1},
+    {128, 64, 8, 16, 1},  {64, 128, 8, 8, 1},  {128, 64, 8, 8, 1},  {64, 32, 8, 8, 4},   {128, 32, 8, 8, 2},
+    {32, 128, 8, 8, 2},   {128, 128, 8, 16, 1},
 };
 constexpr int kConfigCount = int(sizeof(kConfigs) / sizeof(kConfigs[0]));
 
 // "" when the configuration is one the step can run, else the rule it breaks.
 inline const char* config_rule(const Config& c) {
+  if (c.min_blocks < 1 || c.min_blocks > 32) return "MINB (blocks per SM for __launch_bounds__) must be 1..32";
   if (c.bm <= 0 || c.bn <= 0 || c.bk <= 0 || c.tm <= 0) return "BM, BN, BK and TM must be positive";
   if (c.bm % c.tm != 0) return "BM must be a multiple of TM (each thread owns TM whole rows)";
   if (threads(c) % 32 != 0 || threads(c) > 1024) return "BM*BN/TM threads must be a multiple of 32 and at most 1024";
   for (const Config& k : kConfigs)
-    if (k.bm == c.bm && k.bn == c.bn && k.bk == c.bk && k.tm == c.tm) return "";
+    if (k.bm == c.bm && k.bn == c.bn && k.bk == c.bk && k.tm == c.tm && k.min_blocks == c.min_blocks) return "";
   return "this combination is not compiled in; see the list in steps/06_1d_blocktiling/mapping.hpp (--help)";
 }
 
@@ -110,7 +113,7 @@ GEMM_HD int c_index(const GemmShape& shape, const CElement& e) { return e.row * 
 constexpr int kAWordsPerLoad = 4;
 
 inline Config config_from(const std::map<std::string, int>& params) {
-  return {params.at("BM"), params.at("BN"), params.at("BK"), params.at("TM")};
+  return {params.at("BM"), params.at("BN"), params.at("BK"), params.at("TM"), params.at("MINB")};
 }
 
 // One warp's memory instructions per k-tile, from the functions above.

@@ -11,7 +11,8 @@ int main(int argc, char** argv) {
                  {"BN", d.bn, "columns of C per block"},
                  {"BK", d.bk, "depth of the shared tiles"},
                  {"TM", d.tm, "rows of C per thread"},
-                 {"TN", d.tn, "columns of C per thread (results per thread = TM*TN)"}};
+                 {"TN", d.tn, "columns of C per thread (results per thread = TM*TN)"},
+                 {"MINB", d.min_blocks, "blocks per SM the compiler must fit (__launch_bounds__; caps registers)"}};
   step.check_params = [](const gemm::Params& params) {
     return std::string(step07::config_rule(step07::config_from(params)));
   };

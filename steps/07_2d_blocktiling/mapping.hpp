@@ -19,6 +19,7 @@ using gemm::ThreadCoord;
 
 struct Config {
   int bm, bn, bk, tm, tn;
+  int min_blocks = 1;  // blocks per SM the compiler must fit (__launch_bounds__): caps registers
 };
 
 GEMM_HD constexpr int threads(const Config& c) { return (c.bm / c.tm) * (c.bn / c.tn); }
@@ -27,23 +28,27 @@ GEMM_HD constexpr int results_per_thread(const Config& c) { return c.tm * c.tn; 
 // The compiled configurations; the first is the default. Results per thread: 64 (default), 2, 4, 8,
 // 16, 32, then variants of the tile depth and shape.
 constexpr Config kConfigs[] = {
-    {128, 128, 8, 8, 8}, {32, 64, 8, 2, 1},    {64, 64, 8, 2, 2},    {64, 64, 8, 4, 2},  {64, 64, 8, 4, 4},
-    {128, 128, 8, 8, 4}, {128, 128, 16, 8, 8}, {64, 128, 8, 8, 8},   {128, 64, 8, 8, 8},
+    {128, 128, 8, 8, 8, 2}, {32, 64, 8, 2, 1, 2},   {64, 64, 8, 2, 2, 2},   {64, 64, 8, 4, 2, 3},
+    {64, 64, 8, 4, 4, 2},   {128, 128, 8, 8, 4, 1}, {128, 128, 16, 8, 8, 1}, {64, 128, 8, 8, 8, 3},
+    {128, 64, 8, 8, 8, 3},  {128, 128, 8, 8, 8, 1}, {64, 64, 8, 4, 4, 4},   {128, 64, 8, 4, 4, 2},
+    {64, 64, 16, 4, 4, 3},  {128, 128, 8, 4, 8, 1},
 };
 constexpr int kConfigCount = int(sizeof(kConfigs) / sizeof(kConfigs[0]));
 
 inline const char* config_rule(const Config& c) {
+  if (c.min_blocks < 1 || c.min_blocks > 32) return "MINB (blocks per SM for __launch_bounds__) must be 1..32";
   if (c.bm <= 0 || c.bn <= 0 || c.bk <= 0 || c.tm <= 0 || c.tn <= 0) return "BM, BN, BK, TM and TN must be positive";
   if (c.bm % c.tm != 0 || c.bn % c.tn != 0) return "BM must be a multiple of TM and BN a multiple of TN";
   if (threads(c) % 32 != 0 || threads(c) > 1024)
     return "(BM/TM)*(BN/TN) threads must be a multiple of 32 and at most 1024";
   for (const Config& k : kConfigs)
-    if (k.bm == c.bm && k.bn == c.bn && k.bk == c.bk && k.tm == c.tm && k.tn == c.tn) return "";
+    if (k.bm == c.bm && k.bn == c.bn && k.bk == c.bk && k.tm == c.tm && k.tn == c.tn && k.min_blocks == c.min_blocks)
+      return "";
   return "this combination is not compiled in; see the list in steps/07_2d_blocktiling/mapping.hpp (--help)";
 }
 
 inline Config config_from(const std::map<std::string, int>& params) {
-  return {params.at("BM"), params.at("BN"), params.at("BK"), params.at("TM"), params.at("TN")};
+  return {params.at("BM"), params.at("BN"), params.at("BK"), params.at("TM"), params.at("TN"), params.at("MINB")};
 }
 
 GEMM_HD LaunchShape launch_shape(const GemmShape& shape, const Config& c) {
