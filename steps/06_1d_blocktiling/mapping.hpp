@@ -30,7 +30,7 @@ GEMM_HD constexpr int threads(const Config& c) { return c.bm * c.bn / c.tm; }
 constexpr Config kConfigs[] = {
     {64, 64, 8, 8, 2},    {32, 64, 8, 2, 2},   {64, 64, 8, 4, 2},   {64, 64, 8, 16, 2},  {64, 64, 8, 32, 1},
     {128, 64, 8, 16, 1},  {64, 128, 8, 8, 1},  {128, 64, 8, 8, 1},  {64, 32, 8, 8, 4},   {128, 32, 8, 8, 2},
-    {32, 128, 8, 8, 2},   {128, 128, 8, 16, 1},
+    {32, 128, 8, 8, 2},
 };
 constexpr int kConfigCount = int(sizeof(kConfigs) / sizeof(kConfigs[0]));
 
