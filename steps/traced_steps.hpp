@@ -15,6 +15,7 @@
 #include "05_smem_tiling/mapping.hpp"
 #include "06_1d_blocktiling/mapping.hpp"
 #include "07_2d_blocktiling/mapping.hpp"
+#include "08_vectorized/mapping.hpp"
 #include "trace.hpp"
 
 namespace gemm {
@@ -71,6 +72,15 @@ inline std::vector<TracedProgram> traced_programs() {
                   {{"BM", d07.bm}, {"BN", d07.bn}, {"BK", d07.bk}, {"TM", d07.tm}, {"TN", d07.tn},
                    {"MINB", d07.min_blocks}}});
   for (const step07::Config& c : step07::kConfigs)
+    list.back().configs.push_back(
+        {{"BM", c.bm}, {"BN", c.bn}, {"BK", c.bk}, {"TM", c.tm}, {"TN", c.tn}, {"MINB", c.min_blocks}});
+  const step08::Config d08 = step08::kConfigs[0];
+  list.push_back({"08_vectorized", "", "vectorized_sgemm", true,
+                  [](const TraceProblem& p) { return step08::launch_shape(p.shape, step08::config_from(p.params)); },
+                  step08::trace_warp,
+                  {{"BM", d08.bm}, {"BN", d08.bn}, {"BK", d08.bk}, {"TM", d08.tm}, {"TN", d08.tn},
+                   {"MINB", d08.min_blocks}}});
+  for (const step08::Config& c : step08::kConfigs)
     list.back().configs.push_back(
         {{"BM", c.bm}, {"BN", c.bn}, {"BK", c.bk}, {"TM", c.tm}, {"TN", c.tn}, {"MINB", c.min_blocks}});
   return list;

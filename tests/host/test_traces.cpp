@@ -86,7 +86,7 @@ TEST(Traces, RectangularBankDemoPadding) {
 
 TEST(Traces, EveryProgramIsRegisteredOnce) {
   const auto programs = gemm::traced_programs();
-  EXPECT_EQ(programs.size(), 2u + 8u + 10u + 1u + 1u + 1u);
+  EXPECT_EQ(programs.size(), 2u + 8u + 10u + 1u + 1u + 1u + 1u);
 }
 
 TEST(BankDemoMapping, EveryLoadedWordWasStored) {
