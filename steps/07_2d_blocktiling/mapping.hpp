@@ -19,7 +19,7 @@ using gemm::ThreadCoord;
 
 struct Config {
   int bm, bn, bk, tm, tn;
-  int min_blocks = 1;  // blocks per SM the compiler must fit (__launch_bounds__): caps registers
+  int min_blocks = 0;  // blocks per SM the compiler must fit (__launch_bounds__); 0: the compiler's choice
 };
 
 GEMM_HD constexpr int threads(const Config& c) { return (c.bm / c.tm) * (c.bn / c.tn); }
@@ -37,7 +37,8 @@ constexpr Config kConfigs[] = {
 constexpr int kConfigCount = int(sizeof(kConfigs) / sizeof(kConfigs[0]));
 
 inline const char* config_rule(const Config& c) {
-  if (c.min_blocks < 1 || c.min_blocks > 32) return "MINB (blocks per SM for __launch_bounds__) must be 1..32";
+  if (c.min_blocks < 0 || c.min_blocks > 32)
+    return "MINB (blocks per SM for __launch_bounds__) must be 0..32, 0 leaving it to the compiler";
   if (c.bm <= 0 || c.bn <= 0 || c.bk <= 0 || c.tm <= 0 || c.tn <= 0) return "BM, BN, BK, TM and TN must be positive";
   if (c.bm % c.tm != 0 || c.bn % c.tn != 0) return "BM must be a multiple of TM and BN a multiple of TN";
   if (threads(c) % 32 != 0 || threads(c) > 1024)

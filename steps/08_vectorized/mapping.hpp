@@ -6,7 +6,11 @@
 //    multiple of 4 a chunk is then either wholly inside the matrix or wholly outside (zero-filled);
 //  - the A tile is stored TRANSPOSED in shared memory (a_tile_t[k][m]), so that a thread's TM values
 //    of A for one k are contiguous, like its TN values of B: both are read with 16-byte loads;
-//  - C is written with 16-byte stores when N % 4 == 0.
+//  - a thread's TM rows (TN columns) are not contiguous: they are groups of 4, one group in each
+//    quarter (half, ...) of the block tile. Across a warp, a 16-byte shared load then reads
+//    consecutive 16-byte slots (no bank conflict) where contiguous 8-wide thread tiles would put
+//    lanes 32 bytes apart (a 2-way conflict);
+//  - C is written with 16-byte stores when N % 4 == 0, consecutive across the warp.
 #pragma once
 
 #include "hd.hpp"
@@ -24,20 +28,22 @@ constexpr int kChunk = 4;  // floats per 16-byte access
 
 struct Config {
   int bm, bn, bk, tm, tn;
-  int min_blocks = 1;  // blocks per SM the compiler must fit (__launch_bounds__): caps registers
+  int min_blocks = 0;  // blocks per SM the compiler must fit (__launch_bounds__); 0: the compiler's choice
 };
 
 GEMM_HD constexpr int threads(const Config& c) { return (c.bm / c.tm) * (c.bn / c.tn); }
 
-// The compiled configurations; the first is the default.
+// The compiled configurations; the first is the default, the measured best on the H100 (the sweep in
+// docs/08-vectorized.md).
 constexpr Config kConfigs[] = {
-    {128, 64, 8, 4, 4, 2}, {128, 128, 8, 8, 8, 2}, {64, 64, 8, 4, 4, 4}, {128, 128, 8, 8, 4, 1},
+    {128, 128, 8, 8, 8, 2}, {128, 64, 8, 4, 4, 2}, {64, 64, 8, 4, 4, 4}, {128, 128, 8, 8, 4, 1},
     {128, 64, 16, 4, 4, 2}, {64, 128, 8, 4, 8, 2},  {128, 128, 16, 8, 8, 1},
 };
 constexpr int kConfigCount = int(sizeof(kConfigs) / sizeof(kConfigs[0]));
 
 inline const char* config_rule(const Config& c) {
-  if (c.min_blocks < 1 || c.min_blocks > 32) return "MINB (blocks per SM for __launch_bounds__) must be 1..32";
+  if (c.min_blocks < 0 || c.min_blocks > 32)
+    return "MINB (blocks per SM for __launch_bounds__) must be 0..32, 0 leaving it to the compiler";
   if (c.bm <= 0 || c.bn <= 0 || c.bk <= 0 || c.tm <= 0 || c.tn <= 0) return "BM, BN, BK, TM and TN must be positive";
   if (c.bm % c.tm != 0 || c.bn % c.tn != 0) return "BM must be a multiple of TM and BN a multiple of TN";
   if (c.bk % kChunk != 0 || c.bn % kChunk != 0 || c.tm % kChunk != 0 || c.tn % kChunk != 0)
@@ -70,10 +76,19 @@ GEMM_HD int thread_id(const ThreadCoord& t) { return t.thread.x; }
 GEMM_HD int thread_col(const ThreadCoord& t, const Config& c) { return thread_id(t) % (c.bn / c.tn); }
 GEMM_HD int thread_row(const ThreadCoord& t, const Config& c) { return thread_id(t) / (c.bn / c.tn); }
 
+// Row i (0 <= i < TM) of a thread within the block tile: group i/4 of the thread rows, 4 rows per
+// thread in each group; likewise column j. Groups are (threads along that side) * 4 apart.
+GEMM_HD int row_in_tile(const ThreadCoord& t, const Config& c, int i) {
+  return (i / kChunk) * ((c.bm / c.tm) * kChunk) + thread_row(t, c) * kChunk + i % kChunk;
+}
+GEMM_HD int col_in_tile(const ThreadCoord& t, const Config& c, int j) {
+  return (j / kChunk) * ((c.bn / c.tn) * kChunk) + thread_col(t, c) * kChunk + j % kChunk;
+}
+
 GEMM_HD CElement c_element(const GemmShape& shape, const ThreadCoord& t, const Config& c, int i, int j) {
   CElement e;
-  e.row = t.block.x * c.bm + thread_row(t, c) * c.tm + i;
-  e.col = t.block.y * c.bn + thread_col(t, c) * c.tn + j;
+  e.row = t.block.x * c.bm + row_in_tile(t, c, i);
+  e.col = t.block.y * c.bn + col_in_tile(t, c, j);
   e.valid = e.row < shape.m && e.col < shape.n;
   return e;
 }
@@ -117,13 +132,9 @@ GEMM_HD int a_store_index(const ThreadCoord& t, const Config& c, int copy, int q
 }
 // The B tile b_tile[BK][BN], stored as it is in B: the chunk lands on 4 consecutive words.
 GEMM_HD int b_store_index(const ThreadCoord& t, const Config& c, int copy) { return chunk_of(t, c, copy) * kChunk; }
-// Inner loop step `dot`: a thread's TM values of A and TN values of B are contiguous.
-GEMM_HD int a_load_index(const ThreadCoord& t, const Config& c, int dot, int i) {
-  return dot * c.bm + thread_row(t, c) * c.tm + i;
-}
-GEMM_HD int b_load_index(const ThreadCoord& t, const Config& c, int dot, int j) {
-  return dot * c.bn + thread_col(t, c) * c.tn + j;
-}
+// Inner loop step `dot`: a thread's values of A and B, 4 contiguous words per group.
+GEMM_HD int a_load_index(const ThreadCoord& t, const Config& c, int dot, int i) { return dot * c.bm + row_in_tile(t, c, i); }
+GEMM_HD int b_load_index(const ThreadCoord& t, const Config& c, int dot, int j) { return dot * c.bn + col_in_tile(t, c, j); }
 
 GEMM_HD int a_index(const GemmShape& shape, const MatrixCoord& m) { return m.row * shape.k + m.col; }
 GEMM_HD int b_index(const GemmShape& shape, const MatrixCoord& m) { return m.row * shape.n + m.col; }
