@@ -20,4 +20,31 @@ void dispatch_index(int index, F&& f) {
   detail::dispatch_index(index, f, std::make_integer_sequence<int, N>{});
 }
 
+// The most threads an SM holds, for the architecture being compiled (the device pass sees
+// __CUDA_ARCH__; the host pass, where launch bounds mean nothing, gets the largest value).
+constexpr int max_threads_per_sm() {
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 750)
+  return 1024;
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870 || __CUDA_ARCH__ == 890)
+  return 1536;
+#else
+  return 2048;
+#endif
+}
+
+// The blocks-per-SM argument of __launch_bounds__: the requested occupancy target (MINB, 0 = none),
+// clamped to what an SM of this architecture can hold, so that one configuration list builds for
+// every architecture (ptxas rejects an impossible target).
+constexpr int launch_min_blocks(int threads, int requested) {
+  return requested < max_threads_per_sm() / threads ? requested : max_threads_per_sm() / threads;
+}
+
+// The position of `value` in a compiled list of configurations, or -1 (Config needs operator==).
+template <typename Config, int N>
+constexpr int index_of(const Config (&list)[N], const Config& value) {
+  for (int i = 0; i < N; ++i)
+    if (list[i] == value) return i;
+  return -1;
+}
+
 }  // namespace gemm

@@ -48,6 +48,15 @@ struct WarpLanes {
 };
 WarpLanes warp_lanes(const Dim3& block_dim, const Dim3& block, int warp);
 
+// The lanes of a warp whose thread exists and satisfies predicate(ThreadCoord), as a bit mask.
+template <typename Predicate>
+std::uint32_t lane_mask(const WarpLanes& lanes, Predicate&& predicate) {
+  std::uint32_t mask = 0;
+  for (int lane = 0; lane < kWarpSize; ++lane)
+    if (((lanes.exists >> lane) & 1u) && predicate(lanes.coord[size_t(lane)])) mask |= 1u << lane;
+  return mask;
+}
+
 // Builds one instruction; `element_index(lane)` gives the element each active lane touches.
 template <typename IndexFn>
 TraceInstruction make_instruction(Space space, Access access, Operand operand, int width, int iteration,

@@ -7,6 +7,7 @@
 // for TM multiply-adds. Shared loads per multiply-add drop from 2 (step 05) to about 1 + 1/TM.
 #pragma once
 
+#include "dispatch.hpp"
 #include "hd.hpp"
 #include "trace.hpp"
 
@@ -21,6 +22,9 @@ using gemm::ThreadCoord;
 struct Config {
   int bm, bn, bk, tm;
   int min_blocks = 0;  // blocks per SM the compiler must fit (__launch_bounds__); 0: the compiler's choice
+  GEMM_HD constexpr bool operator==(const Config& o) const {
+    return bm == o.bm && bn == o.bn && bk == o.bk && tm == o.tm && min_blocks == o.min_blocks;
+  }
 };
 
 GEMM_HD constexpr int threads(const Config& c) { return c.bm * c.bn / c.tm; }
@@ -42,8 +46,7 @@ inline const char* config_rule(const Config& c) {
   if (c.bm <= 0 || c.bn <= 0 || c.bk <= 0 || c.tm <= 0) return "BM, BN, BK and TM must be positive";
   if (c.bm % c.tm != 0) return "BM must be a multiple of TM (each thread owns TM whole rows)";
   if (threads(c) % 32 != 0 || threads(c) > 1024) return "BM*BN/TM threads must be a multiple of 32 and at most 1024";
-  for (const Config& k : kConfigs)
-    if (k.bm == c.bm && k.bn == c.bn && k.bk == c.bk && k.tm == c.tm && k.min_blocks == c.min_blocks) return "";
+  if (gemm::index_of(kConfigs, c) >= 0) return "";
   return "this combination is not compiled in; see the list in steps/06_1d_blocktiling/mapping.hpp (--help)";
 }
 
@@ -128,12 +131,7 @@ inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& bloc
   const Config c = config_from(problem.params);
   const gemm::WarpLanes lanes = gemm::warp_lanes(launch_shape(s, c).block, block, warp);
   auto coord = [&](int lane) { return lanes.coord[size_t(lane)]; };
-  auto mask = [&](auto predicate) {
-    std::uint32_t m = 0;
-    for (int lane = 0; lane < gemm::kWarpSize; ++lane)
-      if (((lanes.exists >> lane) & 1u) && predicate(coord(lane))) m |= 1u << lane;
-    return m;
-  };
+  auto mask = [&](auto predicate) { return gemm::lane_mask(lanes, predicate); };
   for (int kt = 0; kt < k_tiles(s, c); ++kt) {
     for (int copy = 0; copy < a_copies(c); ++copy) {
       const auto exists = [&](const ThreadCoord& t) { return a_copy_exists(t, c, copy); };

@@ -11,7 +11,8 @@
 namespace step07 {
 
 template <int kConfig>
-__global__ void __launch_bounds__(threads(kConfigs[kConfig]), kConfigs[kConfig].min_blocks)
+__global__ void __launch_bounds__(threads(kConfigs[kConfig]),
+                                   gemm::launch_min_blocks(threads(kConfigs[kConfig]), kConfigs[kConfig].min_blocks))
     blocktiled_2d_sgemm(GemmShape shape, float alpha, const float* __restrict__ a, const float* __restrict__ b,
                         float beta, float* __restrict__ c) {
   constexpr Config cfg = kConfigs[kConfig];
@@ -61,13 +62,7 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), kConfigs[kConfig].
     }
 }
 
-inline int config_index(const Config& c) {
-  for (int i = 0; i < kConfigCount; ++i)
-    if (kConfigs[i].bm == c.bm && kConfigs[i].bn == c.bn && kConfigs[i].bk == c.bk && kConfigs[i].tm == c.tm &&
-        kConfigs[i].tn == c.tn && kConfigs[i].min_blocks == c.min_blocks)
-      return i;
-  return -1;
-}
+inline int config_index(const Config& c) { return gemm::index_of(kConfigs, c); }
 
 inline const void* kernel_for(const gemm::Params& params) {
   const void* function = nullptr;

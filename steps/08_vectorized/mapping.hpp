@@ -13,6 +13,7 @@
 //  - C is written with 16-byte stores when N % 4 == 0, consecutive across the warp.
 #pragma once
 
+#include "dispatch.hpp"
 #include "hd.hpp"
 #include "trace.hpp"
 
@@ -29,6 +30,9 @@ constexpr int kChunk = 4;  // floats per 16-byte access
 struct Config {
   int bm, bn, bk, tm, tn;
   int min_blocks = 0;  // blocks per SM the compiler must fit (__launch_bounds__); 0: the compiler's choice
+  GEMM_HD constexpr bool operator==(const Config& o) const {
+    return bm == o.bm && bn == o.bn && bk == o.bk && tm == o.tm && tn == o.tn && min_blocks == o.min_blocks;
+  }
 };
 
 GEMM_HD constexpr int threads(const Config& c) { return (c.bm / c.tm) * (c.bn / c.tn); }
@@ -50,9 +54,7 @@ inline const char* config_rule(const Config& c) {
     return "BK, BN, TM and TN must be multiples of 4 (16-byte accesses)";
   if (threads(c) % 32 != 0 || threads(c) > 1024)
     return "(BM/TM)*(BN/TN) threads must be a multiple of 32 and at most 1024";
-  for (const Config& k : kConfigs)
-    if (k.bm == c.bm && k.bn == c.bn && k.bk == c.bk && k.tm == c.tm && k.tn == c.tn && k.min_blocks == c.min_blocks)
-      return "";
+  if (gemm::index_of(kConfigs, c) >= 0) return "";
   return "this combination is not compiled in; see the list in steps/08_vectorized/mapping.hpp (--help)";
 }
 
@@ -149,12 +151,7 @@ inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& bloc
   const Config c = config_from(problem.params);
   const gemm::WarpLanes lanes = gemm::warp_lanes(launch_shape(s, c).block, block, warp);
   auto coord = [&](int lane) { return lanes.coord[size_t(lane)]; };
-  auto mask = [&](auto predicate) {
-    std::uint32_t m = 0;
-    for (int lane = 0; lane < gemm::kWarpSize; ++lane)
-      if (((lanes.exists >> lane) & 1u) && predicate(coord(lane))) m |= 1u << lane;
-    return m;
-  };
+  auto mask = [&](auto predicate) { return gemm::lane_mask(lanes, predicate); };
   const int chunk_width = 4 * kChunk;
   for (int kt = 0; kt < k_tiles(s, c); ++kt) {
     for (int copy = 0; copy < a_copies(c); ++copy) {
