@@ -3,6 +3,7 @@
 #include <cublas_v2.h>
 
 #include "cuda_check.cuh"
+#include "options.hpp"
 
 namespace gemm {
 
@@ -24,8 +25,8 @@ DeviceInfo select_device(int device, int min_cc, const std::string& step_name) {
                         " or newer and a working driver");
   }
   if (device >= count)
-    throw NoSuitableGpu(step_name + ": --device " + std::to_string(device) + " does not exist; this machine has " +
-                        std::to_string(count) + " GPU(s), numbered from 0");
+    throw UsageError("--device " + std::to_string(device) + " does not exist; this machine has " + std::to_string(count) +
+                     " GPU(s), numbered from 0");
   CUDA_CHECK(cudaSetDevice(device));
   cudaDeviceProp prop{};
   CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
