@@ -91,6 +91,17 @@ AccessTotals predict_launch(const LaunchShape& launch, TraceWarp&& trace_warp) {
   return totals;
 }
 
+// The epilogue of every GEMM trace: C read when beta != 0 (BLAS: otherwise never), then written.
+template <typename IndexFn>
+void emit_c_update(const TraceProblem& problem, int width, int iteration, std::uint32_t active, IndexFn c_at,
+                   const TraceSink& emit) {
+  if (!active) return;
+  if (problem.beta != 0.0f)
+    emit(make_instruction(Space::global, Access::load, Operand::C, width, iteration, "ld.global C (beta != 0)", active,
+                          c_at));
+  emit(make_instruction(Space::global, Access::store, Operand::C, width, iteration, "st.global C", active, c_at));
+}
+
 // The trace of a one-element-per-thread kernel (steps 01 and 02): per k, a load of A and a load of
 // B; then, when beta != 0, a load of C; then the store of C. The step passes its own functions.
 template <typename LaunchFn, typename ElementFn, typename AFn, typename BFn, typename CFn>
@@ -112,11 +123,7 @@ void trace_elementwise_gemm(const TraceProblem& problem, const Dim3& block, int 
     emit(make_instruction(Space::global, Access::load, Operand::B, 4, k, "ld.global B[k*N + col]", active,
                           [&](int lane) { return b_index(s, element[size_t(lane)], k); }));
   }
-  auto c_at = [&](int lane) { return c_index(s, element[size_t(lane)]); };
-  if (problem.beta != 0.0f)
-    emit(make_instruction(Space::global, Access::load, Operand::C, 4, s.k, "ld.global C[row*N + col] (beta != 0)",
-                          active, c_at));
-  emit(make_instruction(Space::global, Access::store, Operand::C, 4, s.k, "st.global C[row*N + col]", active, c_at));
+  emit_c_update(problem, 4, s.k, active, [&](int lane) { return c_index(s, element[size_t(lane)]); }, emit);
 }
 
 }  // namespace gemm

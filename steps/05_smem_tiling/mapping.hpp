@@ -114,12 +114,8 @@ inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& bloc
                                     lanes.exists, [&](int lane) { return b_tile_load_index(coord(lane), kk + step); }));
     }
   }
-  if (!c_active) return;
-  auto c_at = [&](int lane) { return c_index(s, c_element(s, coord(lane))); };
-  if (problem.beta != 0.0f)
-    emit(gemm::make_instruction(Space::global, Access::load, Operand::C, 4, k_tiles(s), "ld.global C (beta != 0)",
-                                c_active, c_at));
-  emit(gemm::make_instruction(Space::global, Access::store, Operand::C, 4, k_tiles(s), "st.global C", c_active, c_at));
+  gemm::emit_c_update(problem, 4, k_tiles(s), c_active,
+                      [&](int lane) { return c_index(s, c_element(s, coord(lane))); }, emit);
 }
 
 }  // namespace step05

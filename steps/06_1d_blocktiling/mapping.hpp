@@ -160,12 +160,8 @@ inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& bloc
   }
   for (int i = 0; i < c.tm; ++i) {
     const std::uint32_t active = mask([&](const ThreadCoord& t) { return c_element(s, t, c, i).valid; });
-    if (!active) continue;
-    auto at = [&](int lane) { return c_index(s, c_element(s, coord(lane), c, i)); };
-    if (problem.beta != 0.0f)
-      emit(gemm::make_instruction(Space::global, Access::load, Operand::C, 4, k_tiles(s, c), "ld.global C (beta != 0)",
-                                  active, at));
-    emit(gemm::make_instruction(Space::global, Access::store, Operand::C, 4, k_tiles(s, c), "st.global C", active, at));
+    gemm::emit_c_update(problem, 4, k_tiles(s, c), active,
+                        [&](int lane) { return c_index(s, c_element(s, coord(lane), c, i)); }, emit);
   }
 }
 

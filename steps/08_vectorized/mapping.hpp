@@ -199,13 +199,8 @@ inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& bloc
   for (int i = 0; i < c.tm; ++i)
     for (int j = 0; j < c.tn; j += (vector_bc(s) ? kChunk : 1)) {
       const std::uint32_t active = mask([&](const ThreadCoord& t) { return c_element(s, t, c, i, j).valid; });
-      if (!active) continue;
-      const int width = vector_bc(s) ? chunk_width : 4;
-      auto at = [&](int lane) { return c_index(s, c_element(s, coord(lane), c, i, j)); };
-      if (problem.beta != 0.0f)
-        emit(gemm::make_instruction(Space::global, Access::load, Operand::C, width, k_tiles(s, c), "ld.global C (beta != 0)",
-                                    active, at));
-      emit(gemm::make_instruction(Space::global, Access::store, Operand::C, width, k_tiles(s, c), "st.global C", active, at));
+      gemm::emit_c_update(problem, vector_bc(s) ? chunk_width : 4, k_tiles(s, c), active,
+                          [&](int lane) { return c_index(s, c_element(s, coord(lane), c, i, j)); }, emit);
     }
 }
 
