@@ -16,6 +16,8 @@
 #include "06_1d_blocktiling/mapping.hpp"
 #include "07_2d_blocktiling/mapping.hpp"
 #include "08_vectorized/mapping.hpp"
+#include "09_warptiling/mapping.hpp"
+#include "10_double_buffering/mapping.hpp"
 #include "trace.hpp"
 
 namespace gemm {
@@ -83,6 +85,23 @@ inline std::vector<TracedProgram> traced_programs() {
   for (const step08::Config& c : step08::kConfigs)
     list.back().configs.push_back(
         {{"BM", c.bm}, {"BN", c.bn}, {"BK", c.bk}, {"TM", c.tm}, {"TN", c.tn}, {"MINB", c.min_blocks}});
+  const step09::Config d09 = step09::kConfigs[0];
+  const auto params09 = [](const step09::Config& c) {
+    return std::map<std::string, int>{{"BM", c.bm}, {"BN", c.bn}, {"BK", c.bk}, {"WM", c.wm},
+                                      {"WN", c.wn}, {"TM", c.tm}, {"TN", c.tn}, {"MINB", c.min_blocks}};
+  };
+  list.push_back({"09_warptiling", "", "warptiled_sgemm", true,
+                  [](const TraceProblem& p) { return step09::launch_shape(p.shape, step09::config_from(p.params)); },
+                  step09::trace_warp, params09(d09)});
+  for (const step09::Config& c : step09::kConfigs) list.back().configs.push_back(params09(c));
+  const auto params10 = [](const step10::Config& c) {
+    return std::map<std::string, int>{{"BM", c.bm}, {"BN", c.bn}, {"BK", c.bk}, {"WM", c.wm}, {"WN", c.wn},
+                                      {"TM", c.tm}, {"TN", c.tn}, {"STAGES", c.stages}, {"MINB", c.min_blocks}};
+  };
+  list.push_back({"10_double_buffering", "", "pipelined_sgemm", true,
+                  [](const TraceProblem& p) { return step10::launch_shape(p.shape, step10::config_from(p.params)); },
+                  step10::trace_warp, params10(step10::kConfigs[0])});
+  for (const step10::Config& c : step10::kConfigs) list.back().configs.push_back(params10(c));
   return list;
 }
 

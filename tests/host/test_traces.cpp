@@ -1,6 +1,9 @@
 // Launch-level predictions from the steps' traces, against closed-form counts.
 #include <gtest/gtest.h>
 
+#include <set>
+#include <string>
+
 #include "../../steps/traced_steps.hpp"
 
 namespace {
@@ -86,7 +89,10 @@ TEST(Traces, RectangularBankDemoPadding) {
 
 TEST(Traces, EveryProgramIsRegisteredOnce) {
   const auto programs = gemm::traced_programs();
-  EXPECT_EQ(programs.size(), 2u + 8u + 10u + 1u + 1u + 1u + 1u);
+  // Steps 01-02, the 8 + 10 demo variants of 03-04, the tiled steps 05-10; each (step, variant) once.
+  EXPECT_EQ(programs.size(), 2u + 8u + 10u + 6u);
+  std::set<std::string> names;
+  for (const auto& program : programs) EXPECT_TRUE(names.insert(program.step + "/" + program.variant).second);
 }
 
 TEST(BankDemoMapping, EveryLoadedWordWasStored) {

@@ -1,0 +1,172 @@
+// Step 10, double buffering: step 09's warp tiles, with the k-tiles copied by cp.async into STAGES
+// shared-memory buffers, STAGES - 1 tiles ahead of the compute. Needs sm_80 (cp.async).
+#pragma once
+
+#include "cuda_check.cuh"
+#include "dispatch.hpp"
+#include "epilogue.hpp"
+#include "mapping.hpp"
+#include "run_step.cuh"
+
+namespace step10 {
+
+// cp.async, the asynchronous copy global -> shared (PTX ISA, "cp.async"). `source_bytes` below the
+// copy size fills the rest with zeros: 0 copies nothing and writes zeros, which is how a copy that
+// falls outside the matrix is made (the address is then not read; we pass the matrix base anyway).
+// 4-byte copies go through L1 (.ca); 16-byte ones may bypass it (.cg): each tile is read once.
+__device__ inline void cp_async_4(float* shared_dst, const float* global_src, bool inside) {
+  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(shared_dst));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(global_src), "r"(inside ? 4 : 0));
+}
+__device__ inline void cp_async_16(float* shared_dst, const float* global_src, bool inside) {
+  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(shared_dst));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(global_src), "r"(inside ? 16 : 0));
+}
+// Closes the group of copies issued since the last commit.
+__device__ inline void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+// Waits until at most `kPending` committed groups are still in flight (this thread's copies only:
+// a __syncthreads() must follow before other threads read the tile).
+template <int kPending>
+__device__ inline void cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending));
+}
+
+// Issues this thread's copies of k-tile kt into `stage` (a pointer to one stage of shared memory).
+template <int kConfig>
+__device__ inline void copy_k_tile(const GemmShape& shape, const ThreadCoord& t, int kt, const float* a,
+                                   const float* b, float* stage, bool wide_b) {
+  constexpr Config cfg = kConfigs[kConfig];
+#pragma unroll
+  for (int copy = 0; copy < a_copies(cfg); ++copy) {
+    if (!a_copy_exists(t, cfg, copy)) continue;
+    const MatrixCoord from = a_source(shape, t, cfg, kt, copy);
+    cp_async_4(stage + a_store_index(t, cfg, copy), from.valid ? a + a_index(shape, from) : a, from.valid);
+  }
+  if (wide_b) {
+#pragma unroll
+    for (int copy = 0; copy < b_chunk_copies(cfg); ++copy) {
+      if (!b_chunk_exists(t, cfg, copy)) continue;
+      const MatrixCoord from = b_chunk_source(shape, t, cfg, kt, copy);
+      cp_async_16(stage + b_chunk_store_index(t, cfg, copy), from.valid ? b + b_index(shape, from) : b, from.valid);
+    }
+  } else {
+#pragma unroll
+    for (int copy = 0; copy < b_element_copies(cfg); ++copy) {
+      if (!b_element_exists(t, cfg, copy)) continue;
+      const MatrixCoord from = b_element_source(shape, t, cfg, kt, copy);
+      cp_async_4(stage + b_element_store_index(t, cfg, copy), from.valid ? b + b_index(shape, from) : b, from.valid);
+    }
+  }
+}
+
+template <int kConfig>
+__global__ void __launch_bounds__(threads(kConfigs[kConfig]),
+                                   gemm::launch_min_blocks(threads(kConfigs[kConfig]), kConfigs[kConfig].min_blocks))
+    pipelined_sgemm(GemmShape shape, float alpha, const float* __restrict__ a, const float* __restrict__ b,
+                    float beta, float* __restrict__ c) {
+  constexpr Config cfg = kConfigs[kConfig];
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  extern __shared__ __align__(16) float stages[];  // STAGES x (a_tile_t[BK][BM + 4], b_tile[BK][BN])
+  const ThreadCoord t = gemm::this_thread();
+  const bool wide_bc = vector_bc(shape);
+  const int tiles = k_tiles(shape, cfg);
+  float acc[cfg.tm][cfg.tn] = {};
+  float a_values[cfg.tm], b_values[cfg.tn];
+
+  // Prologue: start the copies of the first STAGES - 1 k-tiles. Every slot commits a group, empty or
+  // not, so that "STAGES - 2 groups pending" always means "tile kt has landed".
+#pragma unroll
+  for (int kt = 0; kt < cfg.stages - 1; ++kt) {
+    if (kt < tiles) copy_k_tile<kConfig>(shape, t, kt, a, b, stages + stage_of(kt, cfg) * stage_floats(cfg), wide_bc);
+    cp_async_commit();
+  }
+
+  for (int kt = 0; kt < tiles; ++kt) {
+    cp_async_wait<cfg.stages - 2>();  // this thread's copies of tile kt are done ...
+    __syncthreads();                  // ... and everyone's; also: everyone finished computing on tile kt - 1
+    // Refill the stage that tile kt - 1 used (free since the barrier) with tile kt + STAGES - 1.
+    const int next = kt + cfg.stages - 1;
+    if (next < tiles) copy_k_tile<kConfig>(shape, t, next, a, b, stages + stage_of(next, cfg) * stage_floats(cfg), wide_bc);
+    cp_async_commit();
+
+    const float* stage = stages + stage_of(kt, cfg) * stage_floats(cfg);
+#pragma unroll
+    for (int dot = 0; dot < cfg.bk; ++dot) {
+#pragma unroll
+      for (int i = 0; i < cfg.tm; i += kChunk) {
+        const float4 v = *reinterpret_cast<const float4*>(&stage[a_load_index(t, cfg, dot, i)]);
+        a_values[i] = v.x, a_values[i + 1] = v.y, a_values[i + 2] = v.z, a_values[i + 3] = v.w;
+      }
+#pragma unroll
+      for (int j = 0; j < cfg.tn; j += kChunk) {
+        const float4 v = *reinterpret_cast<const float4*>(&stage[b_load_index(t, cfg, dot, j)]);
+        b_values[j] = v.x, b_values[j + 1] = v.y, b_values[j + 2] = v.z, b_values[j + 3] = v.w;
+      }
+#pragma unroll
+      for (int i = 0; i < cfg.tm; ++i)
+#pragma unroll
+        for (int j = 0; j < cfg.tn; ++j) acc[i][j] += a_values[i] * b_values[j];
+    }
+  }
+  cp_async_wait<0>();  // no copy may still target shared memory when the block exits
+
+#pragma unroll
+  for (int i = 0; i < cfg.tm; ++i) {
+    if (wide_bc) {
+#pragma unroll
+      for (int j = 0; j < cfg.tn; j += kChunk) {
+        const CElement e = c_element(shape, t, cfg, i, j);
+        if (!e.valid) continue;  // the chunk is wholly inside C or wholly outside
+        float4* at = reinterpret_cast<float4*>(c + c_index(shape, e));
+        float4 out{alpha * acc[i][j], alpha * acc[i][j + 1], alpha * acc[i][j + 2], alpha * acc[i][j + 3]};
+        if (beta != 0.0f) {  // BLAS: C is read only when beta != 0
+          const float4 old = *at;
+          out.x += beta * old.x, out.y += beta * old.y, out.z += beta * old.z, out.w += beta * old.w;
+        }
+        *at = out;
+      }
+    } else {
+#pragma unroll
+      for (int j = 0; j < cfg.tn; ++j) {
+        const CElement e = c_element(shape, t, cfg, i, j);
+        if (!e.valid) continue;
+        const int at = c_index(shape, e);
+        c[at] = gemm::epilogue(alpha, acc[i][j], beta, c + at);
+      }
+    }
+  }
+#endif  // sm_80+: the harness refuses older GPUs before launching (min_cc)
+}
+
+inline int config_index(const Config& c) { return gemm::index_of(kConfigs, c); }
+
+// The kernel for these params, allowed the dynamic shared memory its stages need (above 48 KB a
+// kernel must opt in). The attribute is set once per kernel, not in front of every timed launch.
+inline const void* kernel_for(const gemm::Params& params) {
+  const Config cfg = config_from(params);
+  const int index = config_index(cfg);
+  const void* function = nullptr;
+  gemm::dispatch_index<kConfigCount>(index, [&](auto i) {
+    function = reinterpret_cast<const void*>(pipelined_sgemm<decltype(i)::value>);
+  });
+  static bool opted_in[kConfigCount] = {};
+  if (!opted_in[index]) {
+    CUDA_CHECK(cudaFuncSetAttribute(function, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes(cfg)));
+    opted_in[index] = true;
+  }
+  return function;
+}
+
+inline void launch(const gemm::Fp32Problem& p, const gemm::Params& params, cudaStream_t stream) {
+  const Config cfg = config_from(params);
+  const LaunchShape shape = launch_shape(p.shape, cfg);
+  kernel_for(params);
+  gemm::dispatch_index<kConfigCount>(config_index(cfg), [&](auto index) {
+    pipelined_sgemm<decltype(index)::value>
+        <<<gemm::to_dim3(shape.grid), gemm::to_dim3(shape.block), size_t(shape.shared_bytes), stream>>>(
+            p.shape, p.alpha, p.a, p.b, p.beta, p.c);
+  });
+  CUDA_CHECK_LAUNCH("pipelined_sgemm<<<...>>>");
+}
+
+}  // namespace step10

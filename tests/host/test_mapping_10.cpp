@@ -1,0 +1,113 @@
+// Step 10: the pipelined mapping (cp.async copies, STAGES shared buffers), run on the host with the
+// kernel's index functions for every compiled configuration. The emulator holds all stages; each
+// k-tile is copied into and read from its own stage, at the offsets the kernel uses.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "../../steps/10_double_buffering/mapping.hpp"
+#include "tiled_emulator.hpp"
+
+namespace {
+struct Step10 {
+  step10::Config cfg;
+  gemm::LaunchShape launch(const gemm::GemmShape& s) const { return step10::launch_shape(s, cfg); }
+  int threads() const { return step10::threads(cfg); }
+  int a_words() const { return cfg.stages * step10::stage_floats(cfg); }  // both tiles live in one buffer
+  int b_words() const { return 1; }
+  int results() const { return cfg.tm * cfg.tn; }
+  int k_tiles(const gemm::GemmShape& s) const { return step10::k_tiles(s, cfg); }
+  mutable int stage_base = 0;
+  void copy(const gemm::GemmShape& s, const gemm::ThreadCoord& t, int kt, const std::vector<float>& a,
+            const std::vector<float>& b, std::vector<float>& tiles, std::vector<float>&) const {
+    stage_base = step10::stage_of(kt, cfg) * step10::stage_floats(cfg);
+    for (int copy = 0; copy < step10::a_copies(cfg); ++copy) {
+      if (!step10::a_copy_exists(t, cfg, copy)) continue;
+      const auto from = step10::a_source(s, t, cfg, kt, copy);
+      tiles[size_t(stage_base + step10::a_store_index(t, cfg, copy))] = from.valid ? a[size_t(step10::a_index(s, from))] : 0.0f;
+    }
+    if (step10::vector_bc(s)) {
+      for (int copy = 0; copy < step10::b_chunk_copies(cfg); ++copy) {
+        if (!step10::b_chunk_exists(t, cfg, copy)) continue;
+        const auto from = step10::b_chunk_source(s, t, cfg, kt, copy);
+        for (int q = 0; q < step10::kChunk; ++q) {
+          // With N % 4 == 0 a chunk is wholly inside B or wholly outside.
+          if (from.valid) {
+            EXPECT_LT(from.col + q, s.n);
+          }
+          tiles[size_t(stage_base + step10::b_chunk_store_index(t, cfg, copy) + q)] =
+              from.valid ? b[size_t(step10::b_index(s, from) + q)] : 0.0f;
+        }
+      }
+    } else {
+      for (int copy = 0; copy < step10::b_element_copies(cfg); ++copy) {
+        if (!step10::b_element_exists(t, cfg, copy)) continue;
+        const auto from = step10::b_element_source(s, t, cfg, kt, copy);
+        tiles[size_t(stage_base + step10::b_element_store_index(t, cfg, copy))] =
+            from.valid ? b[size_t(step10::b_index(s, from))] : 0.0f;
+      }
+    }
+  }
+  void accumulate(const gemm::ThreadCoord& t, const std::vector<float>& tiles, const std::vector<float>&,
+                  float* acc) const {
+    for (int dot = 0; dot < cfg.bk; ++dot)
+      for (int i = 0; i < cfg.tm; ++i)
+        for (int j = 0; j < cfg.tn; ++j)
+          acc[i * cfg.tn + j] += tiles[size_t(stage_base + step10::a_load_index(t, cfg, dot, i))] *
+                                 tiles[size_t(stage_base + step10::b_load_index(t, cfg, dot, j))];
+  }
+  gemm::CElement result(const gemm::GemmShape& s, const gemm::ThreadCoord& t, int r) const {
+    return step10::c_element(s, t, cfg, r / cfg.tn, r % cfg.tn);
+  }
+};
+
+gemm::TraceProblem default_problem(const gemm::GemmShape& shape) {
+  gemm::TraceProblem problem;
+  problem.shape = shape;
+  const step10::Config d = step10::kConfigs[0];
+  problem.params = {{"BM", d.bm}, {"BN", d.bn}, {"BK", d.bk}, {"WM", d.wm}, {"WN", d.wn},
+                    {"TM", d.tm}, {"TN", d.tn}, {"STAGES", d.stages}, {"MINB", d.min_blocks}};
+  return problem;
+}
+}  // namespace
+
+TEST(Mapping10, HostEmulationMatchesReferenceForEveryConfig) {
+  for (const step10::Config& cfg : step10::kConfigs) {
+    ASSERT_STREQ(step10::config_rule(cfg), "");
+    for (const gemm::GemmShape& s : gemm::testing::tiled_shapes()) gemm::testing::check_tiled_emulation(Step10{cfg}, s);
+    gemm::testing::check_tiled_emulation(Step10{cfg}, {132, 68, 44});
+  }
+}
+
+TEST(Mapping10, RulesNameTheProblem) {
+  EXPECT_NE(std::string(step10::config_rule({128, 128, 8, 64, 32, 8, 8, 1, 2})).find("STAGES"), std::string::npos);
+  EXPECT_NE(std::string(step10::config_rule({128, 128, 4, 64, 32, 8, 8, 3, 2})).find("multiple of 8"), std::string::npos);
+  EXPECT_NE(std::string(step10::config_rule({128, 128, 8, 64, 32, 8, 8, 5, 2})).find("not compiled in"), std::string::npos);
+}
+
+TEST(Mapping10, SharedAccessesAreConflictFree) {
+  // The padded, transposed A copy, the B copies and the inner loop: every shared access of the
+  // default configuration costs the minimum, on the 16-byte path and on the element path for B.
+  for (const gemm::GemmShape& shape : {gemm::GemmShape{256, 256, 256}, gemm::GemmShape{256, 255, 255}}) {
+    int accesses = 0;
+    step10::trace_warp(default_problem(shape), {0, 0, 0}, 0, [&](const gemm::TraceInstruction& i) {
+      if (i.access.space != gemm::Space::shared) return;
+      EXPECT_EQ(gemm::shared_cost(i.access).max_conflict, 1) << i.label << " at " << shape.n;
+      ++accesses;
+    });
+    EXPECT_GT(accesses, 0);
+  }
+}
+
+TEST(Mapping10, AWarpCopiesWholeSectorsOfA) {
+  // Each warp-wide copy of A reads 8 consecutive floats (one 32-byte sector) of each of 4 rows.
+  int copies = 0;
+  step10::trace_warp(default_problem({256, 256, 256}), {0, 0, 0}, 0, [&](const gemm::TraceInstruction& i) {
+    if (i.access.space != gemm::Space::global || i.operand != gemm::Operand::A) return;
+    const gemm::GlobalCost cost = gemm::global_cost(i.access);
+    EXPECT_EQ(cost.sectors, 4) << i.label;
+    EXPECT_EQ(cost.sectors, cost.ideal_sectors);
+    ++copies;
+  });
+  EXPECT_GT(copies, 0);
+}
