@@ -59,6 +59,23 @@ __device__ inline void copy_k_tile(const GemmShape& shape, const ThreadCoord& t,
   }
 }
 
+// A thread's values of A and B for one step `dot` of the inner loop, from one stage.
+template <int kConfig>
+__device__ inline void load_fragments(const float* stage, const ThreadCoord& t, int dot, float* a_values,
+                                      float* b_values) {
+  constexpr Config cfg = kConfigs[kConfig];
+#pragma unroll
+  for (int i = 0; i < cfg.tm; i += kChunk) {
+    const float4 v = *reinterpret_cast<const float4*>(&stage[a_load_index(t, cfg, dot, i)]);
+    a_values[i] = v.x, a_values[i + 1] = v.y, a_values[i + 2] = v.z, a_values[i + 3] = v.w;
+  }
+#pragma unroll
+  for (int j = 0; j < cfg.tn; j += kChunk) {
+    const float4 v = *reinterpret_cast<const float4*>(&stage[b_load_index(t, cfg, dot, j)]);
+    b_values[j] = v.x, b_values[j + 1] = v.y, b_values[j + 2] = v.z, b_values[j + 3] = v.w;
+  }
+}
+
 template <int kConfig>
 __global__ void __launch_bounds__(threads(kConfigs[kConfig]),
                                    gemm::launch_min_blocks(threads(kConfigs[kConfig]), kConfigs[kConfig].min_blocks))
@@ -71,41 +88,46 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]),
   const bool wide_bc = vector_bc(shape);
   const int tiles = k_tiles(shape, cfg);
   float acc[cfg.tm][cfg.tn] = {};
-  float a_values[cfg.tm], b_values[cfg.tn];
+  // Two sets of fragments: the loads for step dot + 1 are issued before the multiply-adds of step
+  // dot, so that their latency hides behind 64-128 independent FFMAs instead of stalling the warp.
+  float a_values[2][cfg.tm], b_values[2][cfg.tn];
 
   // Prologue: start the copies of the first STAGES - 1 k-tiles. Every slot commits a group, empty or
-  // not, so that "STAGES - 2 groups pending" always means "tile kt has landed".
+  // not, so that the number of groups in flight says which tiles have landed.
 #pragma unroll
   for (int kt = 0; kt < cfg.stages - 1; ++kt) {
     if (kt < tiles) copy_k_tile<kConfig>(shape, t, kt, a, b, stages + stage_of(kt, cfg) * stage_floats(cfg), wide_bc);
     cp_async_commit();
   }
+  cp_async_wait<cfg.stages - 2>();  // tile 0 has landed (this thread's copies) ...
+  __syncthreads();                  // ... everyone's
+  load_fragments<kConfig>(stages, t, 0, a_values[0], b_values[0]);
 
   for (int kt = 0; kt < tiles; ++kt) {
-    cp_async_wait<cfg.stages - 2>();  // this thread's copies of tile kt are done ...
-    __syncthreads();                  // ... and everyone's; also: everyone finished computing on tile kt - 1
-    // Refill the stage that tile kt - 1 used (free since the barrier) with tile kt + STAGES - 1.
-    const int next = kt + cfg.stages - 1;
-    if (next < tiles) copy_k_tile<kConfig>(shape, t, next, a, b, stages + stage_of(next, cfg) * stage_floats(cfg), wide_bc);
-    cp_async_commit();
-
     const float* stage = stages + stage_of(kt, cfg) * stage_floats(cfg);
 #pragma unroll
     for (int dot = 0; dot < cfg.bk; ++dot) {
-#pragma unroll
-      for (int i = 0; i < cfg.tm; i += kChunk) {
-        const float4 v = *reinterpret_cast<const float4*>(&stage[a_load_index(t, cfg, dot, i)]);
-        a_values[i] = v.x, a_values[i + 1] = v.y, a_values[i + 2] = v.z, a_values[i + 3] = v.w;
-      }
-#pragma unroll
-      for (int j = 0; j < cfg.tn; j += kChunk) {
-        const float4 v = *reinterpret_cast<const float4*>(&stage[b_load_index(t, cfg, dot, j)]);
-        b_values[j] = v.x, b_values[j + 1] = v.y, b_values[j + 2] = v.z, b_values[j + 3] = v.w;
+      const int now = dot % 2, next = (dot + 1) % 2;
+      if (dot < cfg.bk - 1) {
+        load_fragments<kConfig>(stage, t, dot + 1, a_values[next], b_values[next]);
+      } else {
+        // Before the last step of tile kt: wait for tile kt + 1 (STAGES - 3 newer groups may stay in
+        // flight) and for every warp to be past tile kt - 1; then refill tile kt - 1's stage with tile
+        // kt + STAGES - 1, and fetch tile kt + 1's first fragments while this step computes.
+        cp_async_wait<cfg.stages - 3>();
+        __syncthreads();
+        const int refill = kt + cfg.stages - 1;
+        if (refill < tiles)
+          copy_k_tile<kConfig>(shape, t, refill, a, b, stages + stage_of(refill, cfg) * stage_floats(cfg), wide_bc);
+        cp_async_commit();
+        if (kt + 1 < tiles)
+          load_fragments<kConfig>(stages + stage_of(kt + 1, cfg) * stage_floats(cfg), t, 0, a_values[next],
+                                  b_values[next]);
       }
 #pragma unroll
       for (int i = 0; i < cfg.tm; ++i)
 #pragma unroll
-        for (int j = 0; j < cfg.tn; ++j) acc[i][j] += a_values[i] * b_values[j];
+        for (int j = 0; j < cfg.tn; ++j) acc[i][j] += a_values[now][i] * b_values[now][j];
     }
   }
   cp_async_wait<0>();  // no copy may still target shared memory when the block exits
