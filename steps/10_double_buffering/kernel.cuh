@@ -31,30 +31,61 @@ __device__ inline void cp_async_wait() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending));
 }
 
+// Where a thread's copies start: copy 0 at k-tile 0, from the mapping's functions, computed once.
+// The other copies and k-tiles are fixed steps from there (mapping.hpp: a_copy_row_step, ...).
+struct CopyOrigin {
+  const float* a_from;  // A element of copy 0 at k-tile 0 (only read when inside A)
+  int a_row, a_k;       // its row of A and its k within the tile
+  int a_to;             // its offset in a stage
+  const float* b_from;  // B chunk (or element) of copy 0 at k-tile 0
+  int b_row, b_col;     // its row within the tile and its column of B
+  int b_to;
+};
+
+template <int kConfig>
+__device__ inline CopyOrigin copy_origin(const GemmShape& shape, const ThreadCoord& t, const float* a, const float* b,
+                                         bool wide_b) {
+  constexpr Config cfg = kConfigs[kConfig];
+  CopyOrigin o;
+  const MatrixCoord a0 = a_source(shape, t, cfg, 0, 0);
+  o.a_row = a0.row, o.a_k = a0.col;
+  o.a_from = a + (long long)a0.row * shape.k + a0.col;
+  o.a_to = a_store_index(t, cfg, 0);
+  const MatrixCoord b0 = wide_b ? b_chunk_source(shape, t, cfg, 0, 0) : b_element_source(shape, t, cfg, 0, 0);
+  o.b_row = b0.row, o.b_col = b0.col;
+  o.b_from = b + (long long)b0.row * shape.n + b0.col;
+  o.b_to = wide_b ? b_chunk_store_index(t, cfg, 0) : b_element_store_index(t, cfg, 0);
+  return o;
+}
+
 // Issues this thread's copies of k-tile kt into `stage` (a pointer to one stage of shared memory).
 template <int kConfig>
-__device__ inline void copy_k_tile(const GemmShape& shape, const ThreadCoord& t, int kt, const float* a,
+__device__ inline void copy_k_tile(const GemmShape& shape, const CopyOrigin& o, int kt, const float* a,
                                    const float* b, float* stage, bool wide_b) {
   constexpr Config cfg = kConfigs[kConfig];
+  const int k_base = kt * cfg.bk;  // first k of this tile
+  const bool a_k_inside = o.a_k + k_base < shape.k;
 #pragma unroll
   for (int copy = 0; copy < a_copies(cfg); ++copy) {
-    if (!a_copy_exists(t, cfg, copy)) continue;
-    const MatrixCoord from = a_source(shape, t, cfg, kt, copy);
-    cp_async_4(stage + a_store_index(t, cfg, copy), from.valid ? a + a_index(shape, from) : a, from.valid);
+    const int row_offset = copy * a_copy_row_step(cfg);
+    const bool inside = a_k_inside && o.a_row + row_offset < shape.m;
+    cp_async_4(stage + o.a_to + row_offset, inside ? o.a_from + (long long)row_offset * shape.k + k_base : a, inside);
   }
+  const bool b_col_inside = o.b_col < shape.n;
   if (wide_b) {
 #pragma unroll
     for (int copy = 0; copy < b_chunk_copies(cfg); ++copy) {
-      if (!b_chunk_exists(t, cfg, copy)) continue;
-      const MatrixCoord from = b_chunk_source(shape, t, cfg, kt, copy);
-      cp_async_16(stage + b_chunk_store_index(t, cfg, copy), from.valid ? b + b_index(shape, from) : b, from.valid);
+      const int row = k_base + copy * b_chunk_row_step(cfg);  // rows of the tile below copy 0's
+      const bool inside = b_col_inside && o.b_row + row < shape.k;
+      cp_async_16(stage + o.b_to + copy * threads(cfg) * kChunk, inside ? o.b_from + (long long)row * shape.n : b,
+                  inside);
     }
   } else {
 #pragma unroll
     for (int copy = 0; copy < b_element_copies(cfg); ++copy) {
-      if (!b_element_exists(t, cfg, copy)) continue;
-      const MatrixCoord from = b_element_source(shape, t, cfg, kt, copy);
-      cp_async_4(stage + b_element_store_index(t, cfg, copy), from.valid ? b + b_index(shape, from) : b, from.valid);
+      const int row = k_base + copy * b_element_row_step(cfg);
+      const bool inside = b_col_inside && o.b_row + row < shape.k;
+      cp_async_4(stage + o.b_to + copy * threads(cfg), inside ? o.b_from + (long long)row * shape.n : b, inside);
     }
   }
 }
@@ -87,6 +118,7 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]),
   const ThreadCoord t = gemm::this_thread();
   const bool wide_bc = vector_bc(shape);
   const int tiles = k_tiles(shape, cfg);
+  const CopyOrigin origin = copy_origin<kConfig>(shape, t, a, b, wide_bc);
   float acc[cfg.tm][cfg.tn] = {};
   // Two sets of fragments: the loads for step dot + 1 are issued before the multiply-adds of step
   // dot, so that their latency hides behind 64-128 independent FFMAs instead of stalling the warp.
@@ -96,7 +128,7 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]),
   // not, so that the number of groups in flight says which tiles have landed.
 #pragma unroll
   for (int kt = 0; kt < cfg.stages - 1; ++kt) {
-    if (kt < tiles) copy_k_tile<kConfig>(shape, t, kt, a, b, stages + stage_of(kt, cfg) * stage_floats(cfg), wide_bc);
+    if (kt < tiles) copy_k_tile<kConfig>(shape, origin, kt, a, b, stages + stage_of(kt, cfg) * stage_floats(cfg), wide_bc);
     cp_async_commit();
   }
   cp_async_wait<cfg.stages - 2>();  // tile 0 has landed (this thread's copies) ...
@@ -118,7 +150,7 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]),
         __syncthreads();
         const int refill = kt + cfg.stages - 1;
         if (refill < tiles)
-          copy_k_tile<kConfig>(shape, t, refill, a, b, stages + stage_of(refill, cfg) * stage_floats(cfg), wide_bc);
+          copy_k_tile<kConfig>(shape, origin, refill, a, b, stages + stage_of(refill, cfg) * stage_floats(cfg), wide_bc);
         cp_async_commit();
         if (kt + 1 < tiles)
           load_fragments<kConfig>(stages + stage_of(kt + 1, cfg) * stage_floats(cfg), t, 0, a_values[next],

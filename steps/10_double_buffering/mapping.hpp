@@ -64,7 +64,7 @@ GEMM_HD constexpr int shared_bytes(const Config& c) { return c.stages * stage_fl
 constexpr Config kConfigs[] = {
     {128, 256, 8, 64, 64, 8, 16, 3, 1},  {128, 256, 8, 64, 64, 8, 16, 4, 1},  {256, 128, 8, 64, 64, 16, 8, 3, 1},
     {128, 256, 16, 64, 64, 8, 16, 3, 1}, {128, 128, 8, 64, 64, 8, 16, 3, 2},  {128, 128, 8, 64, 32, 8, 8, 3, 0},
-    {128, 128, 16, 64, 32, 8, 8, 4, 0},  {128, 128, 8, 32, 32, 4, 8, 4, 0},   {128, 64, 8, 64, 32, 8, 8, 4, 3},
+    {128, 128, 16, 64, 32, 8, 8, 4, 0},  {128, 128, 16, 64, 64, 8, 16, 4, 2},   {128, 64, 8, 64, 32, 8, 8, 4, 3},
     {64, 128, 8, 32, 64, 8, 8, 4, 3},
 };
 constexpr int kConfigCount = int(sizeof(kConfigs) / sizeof(kConfigs[0]));
@@ -86,6 +86,10 @@ inline const char* config_rule(const Config& c) {
   if (c.bk % kSectorFloats != 0 || c.bm % kWarpSize != 0)
     return "BK must be a multiple of 8 and BM of 32 (the conflict-free copy of A)";
   if (threads(c) > 1024) return "(BM/WM)*(BN/WN) warps must be at most 32 (1024 threads)";
+  if ((threads(c) / kWarpSize) % (c.bk / kSectorFloats) != 0 || (c.bm * c.bk) % threads(c) != 0)
+    return "the threads must copy the A tile in whole rounds: warps a multiple of BK/8, BM*BK a multiple of threads";
+  if (threads(c) % c.bn != 0 || (c.bk * c.bn / kChunk) % threads(c) != 0)
+    return "the threads must copy the B tile in whole rounds: threads a multiple of BN, BK*BN/4 of threads";
   if (gemm::index_of(kConfigs, c) >= 0) return "";
   return "this combination is not compiled in; see the list in steps/10_double_buffering/mapping.hpp (--help)";
 }
@@ -155,8 +159,7 @@ GEMM_HD int copy_item(const ThreadCoord& t, const Config& c, int copy) { return 
 
 // A, one float per copy. Item e of the tile: k-run position e % 8, then 4 rows, then the k-runs of
 // the tile, then the rest of the rows, so that a warp's 32 copies are 8 consecutive k of 4 rows.
-GEMM_HD int a_copies(const Config& c) { return ceil_div(c.bm * c.bk, threads(c)); }
-GEMM_HD bool a_copy_exists(const ThreadCoord& t, const Config& c, int copy) { return copy_item(t, c, copy) < c.bm * c.bk; }
+GEMM_HD int a_copies(const Config& c) { return c.bm * c.bk / threads(c); }
 GEMM_HD int a_tile_k(const ThreadCoord& t, const Config& c, int copy) {
   const int e = copy_item(t, c, copy);
   return ((e / kWarpSize) % (c.bk / kSectorFloats)) * kSectorFloats + e % kSectorFloats;
@@ -178,10 +181,7 @@ GEMM_HD int a_store_index(const ThreadCoord& t, const Config& c, int copy) {
 }
 
 // B, 16-byte chunks along rows when N % 4 == 0 (a chunk is then wholly inside B or wholly outside).
-GEMM_HD int b_chunk_copies(const Config& c) { return ceil_div(c.bk * c.bn / kChunk, threads(c)); }
-GEMM_HD bool b_chunk_exists(const ThreadCoord& t, const Config& c, int copy) {
-  return copy_item(t, c, copy) < c.bk * c.bn / kChunk;
-}
+GEMM_HD int b_chunk_copies(const Config& c) { return c.bk * c.bn / kChunk / threads(c); }
 GEMM_HD MatrixCoord b_chunk_source(const GemmShape& shape, const ThreadCoord& t, const Config& c, int kt, int copy) {
   const int chunk = copy_item(t, c, copy), per_row = c.bn / kChunk;
   MatrixCoord m;
@@ -194,10 +194,7 @@ GEMM_HD int b_chunk_store_index(const ThreadCoord& t, const Config& c, int copy)
   return a_stage_floats(c) + copy_item(t, c, copy) * kChunk;
 }
 // B element by element otherwise, consecutive lanes on consecutive columns.
-GEMM_HD int b_element_copies(const Config& c) { return ceil_div(c.bk * c.bn, threads(c)); }
-GEMM_HD bool b_element_exists(const ThreadCoord& t, const Config& c, int copy) {
-  return copy_item(t, c, copy) < c.bk * c.bn;
-}
+GEMM_HD int b_element_copies(const Config& c) { return c.bk * c.bn / threads(c); }
 GEMM_HD MatrixCoord b_element_source(const GemmShape& shape, const ThreadCoord& t, const Config& c, int kt, int copy) {
   const int e = copy_item(t, c, copy);
   MatrixCoord m;
@@ -209,6 +206,17 @@ GEMM_HD MatrixCoord b_element_source(const GemmShape& shape, const ThreadCoord& 
 GEMM_HD int b_element_store_index(const ThreadCoord& t, const Config& c, int copy) {
   return a_stage_floats(c) + copy_item(t, c, copy);
 }
+
+// How a thread's copies relate to each other (the rule below makes these exact; the host tests check
+// them against the per-copy functions above). Copy `copy` of A is row a_copy_row_step * copy further
+// down than copy 0, at the same k, and lands that many floats further along a_tile_t's row; a B copy
+// is b_*_row_step rows further down, in the same column. The kernel computes copy 0's addresses once
+// and steps from there: per k-tile, a copy costs an add, a compare and the cp.async itself.
+GEMM_HD constexpr int a_copy_row_step(const Config& c) {
+  return threads(c) / kWarpSize / (c.bk / kSectorFloats) * kRowsPerWarpCopy;
+}
+GEMM_HD constexpr int b_chunk_row_step(const Config& c) { return threads(c) / (c.bn / kChunk); }
+GEMM_HD constexpr int b_element_row_step(const Config& c) { return threads(c) / c.bn; }
 
 // Inner loop step `dot`: 16-byte loads of a thread's values of A and B, as in step 09.
 GEMM_HD int a_load_index(const ThreadCoord& t, const Config& c, int dot, int i) {
@@ -241,35 +249,32 @@ inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& bloc
   auto copies = [&](int kt) {
     const int base = stage_of(kt, c) * stage_floats(c);
     for (int copy = 0; copy < a_copies(c); ++copy) {
-      const auto exists = [&](const ThreadCoord& t) { return a_copy_exists(t, c, copy); };
       // Lanes whose element lies outside A read nothing (source size 0) but still write a zero.
       emit(gemm::make_instruction(Space::global, Access::load, Operand::A, 4, kt, "cp.async 4 B: A element (global read)",
-                                  mask([&](const ThreadCoord& t) { return exists(t) && a_source(s, t, c, kt, copy).valid; }),
+                                  mask([&](const ThreadCoord& t) { return a_source(s, t, c, kt, copy).valid; }),
                                   [&](int lane) { return a_index(s, a_source(s, coord(lane), c, kt, copy)); }));
       emit(gemm::make_instruction(Space::shared, Access::store, Operand::smem_A, 4, kt,
-                                  "cp.async 4 B: A element -> a_tile_t[k][m] (shared write)", mask(exists),
+                                  "cp.async 4 B: A element -> a_tile_t[k][m] (shared write)", lanes.exists,
                                   [&](int lane) { return base + a_store_index(coord(lane), c, copy); }));
     }
     if (vector_bc(s)) {
       for (int copy = 0; copy < b_chunk_copies(c); ++copy) {
-        const auto exists = [&](const ThreadCoord& t) { return b_chunk_exists(t, c, copy); };
-        emit(gemm::make_instruction(Space::global, Access::load, Operand::B, chunk_width, kt,
+          emit(gemm::make_instruction(Space::global, Access::load, Operand::B, chunk_width, kt,
                                     "cp.async 16 B: B chunk (global read)",
-                                    mask([&](const ThreadCoord& t) { return exists(t) && b_chunk_source(s, t, c, kt, copy).valid; }),
+                                    mask([&](const ThreadCoord& t) { return b_chunk_source(s, t, c, kt, copy).valid; }),
                                     [&](int lane) { return b_index(s, b_chunk_source(s, coord(lane), c, kt, copy)); }));
         emit(gemm::make_instruction(Space::shared, Access::store, Operand::smem_B, chunk_width, kt,
-                                    "cp.async 16 B: B chunk -> b_tile (shared write)", mask(exists),
+                                    "cp.async 16 B: B chunk -> b_tile (shared write)", lanes.exists,
                                     [&](int lane) { return base + b_chunk_store_index(coord(lane), c, copy); }));
       }
     } else {
       for (int copy = 0; copy < b_element_copies(c); ++copy) {
-        const auto exists = [&](const ThreadCoord& t) { return b_element_exists(t, c, copy); };
-        emit(gemm::make_instruction(Space::global, Access::load, Operand::B, 4, kt,
+          emit(gemm::make_instruction(Space::global, Access::load, Operand::B, 4, kt,
                                     "cp.async 4 B: B element, N % 4 != 0 (global read)",
-                                    mask([&](const ThreadCoord& t) { return exists(t) && b_element_source(s, t, c, kt, copy).valid; }),
+                                    mask([&](const ThreadCoord& t) { return b_element_source(s, t, c, kt, copy).valid; }),
                                     [&](int lane) { return b_index(s, b_element_source(s, coord(lane), c, kt, copy)); }));
         emit(gemm::make_instruction(Space::shared, Access::store, Operand::smem_B, 4, kt,
-                                    "cp.async 4 B: B element -> b_tile (shared write)", mask(exists),
+                                    "cp.async 4 B: B element -> b_tile (shared write)", lanes.exists,
                                     [&](int lane) { return base + b_element_store_index(coord(lane), c, copy); }));
       }
     }

@@ -22,13 +22,11 @@ struct Step10 {
             const std::vector<float>& b, std::vector<float>& tiles, std::vector<float>&) const {
     stage_base = step10::stage_of(kt, cfg) * step10::stage_floats(cfg);
     for (int copy = 0; copy < step10::a_copies(cfg); ++copy) {
-      if (!step10::a_copy_exists(t, cfg, copy)) continue;
       const auto from = step10::a_source(s, t, cfg, kt, copy);
       tiles[size_t(stage_base + step10::a_store_index(t, cfg, copy))] = from.valid ? a[size_t(step10::a_index(s, from))] : 0.0f;
     }
     if (step10::vector_bc(s)) {
       for (int copy = 0; copy < step10::b_chunk_copies(cfg); ++copy) {
-        if (!step10::b_chunk_exists(t, cfg, copy)) continue;
         const auto from = step10::b_chunk_source(s, t, cfg, kt, copy);
         for (int q = 0; q < step10::kChunk; ++q) {
           // With N % 4 == 0 a chunk is wholly inside B or wholly outside.
@@ -41,7 +39,6 @@ struct Step10 {
       }
     } else {
       for (int copy = 0; copy < step10::b_element_copies(cfg); ++copy) {
-        if (!step10::b_element_exists(t, cfg, copy)) continue;
         const auto from = step10::b_element_source(s, t, cfg, kt, copy);
         tiles[size_t(stage_base + step10::b_element_store_index(t, cfg, copy))] =
             from.valid ? b[size_t(step10::b_index(s, from))] : 0.0f;
@@ -110,4 +107,40 @@ TEST(Mapping10, AWarpCopiesWholeSectorsOfA) {
     ++copies;
   });
   EXPECT_GT(copies, 0);
+}
+
+TEST(Mapping10, CopiesAreFixedStepsFromTheFirst) {
+  // The kernel computes copy 0 at k-tile 0 and steps from there; the per-copy functions (which the
+  // trace and the emulation use) must agree with those steps for every configuration and thread.
+  const gemm::GemmShape s{1000, 1000, 1000};
+  for (const step10::Config& c : step10::kConfigs) {
+    gemm::ThreadCoord t;
+    t.block = {1, 2, 0};
+    for (t.thread.x = 0; t.thread.x < step10::threads(c); ++t.thread.x)
+      for (int kt = 0; kt < 3; ++kt) {
+        const auto a0 = step10::a_source(s, t, c, 0, 0);
+        for (int copy = 0; copy < step10::a_copies(c); ++copy) {
+          const auto from = step10::a_source(s, t, c, kt, copy);
+          ASSERT_EQ(from.row, a0.row + copy * step10::a_copy_row_step(c));
+          ASSERT_EQ(from.col, a0.col + kt * c.bk);
+          ASSERT_EQ(step10::a_store_index(t, c, copy), step10::a_store_index(t, c, 0) + copy * step10::a_copy_row_step(c));
+        }
+        const auto b0 = step10::b_chunk_source(s, t, c, 0, 0);
+        for (int copy = 0; copy < step10::b_chunk_copies(c); ++copy) {
+          const auto from = step10::b_chunk_source(s, t, c, kt, copy);
+          ASSERT_EQ(from.row, b0.row + kt * c.bk + copy * step10::b_chunk_row_step(c));
+          ASSERT_EQ(from.col, b0.col);
+          ASSERT_EQ(step10::b_chunk_store_index(t, c, copy),
+                    step10::b_chunk_store_index(t, c, 0) + copy * step10::threads(c) * step10::kChunk);
+        }
+        const auto e0 = step10::b_element_source(s, t, c, 0, 0);
+        for (int copy = 0; copy < step10::b_element_copies(c); ++copy) {
+          const auto from = step10::b_element_source(s, t, c, kt, copy);
+          ASSERT_EQ(from.row, e0.row + kt * c.bk + copy * step10::b_element_row_step(c));
+          ASSERT_EQ(from.col, e0.col);
+          ASSERT_EQ(step10::b_element_store_index(t, c, copy),
+                    step10::b_element_store_index(t, c, 0) + copy * step10::threads(c));
+        }
+      }
+  }
 }
