@@ -10,9 +10,9 @@
 
 namespace step10 {
 
-// cp.async, the asynchronous copy global -> shared (PTX ISA, "cp.async"). `source_bytes` below the
-// copy size fills the rest with zeros: 0 copies nothing and writes zeros, which is how a copy that
-// falls outside the matrix is made (the address is then not read; we pass the matrix base anyway).
+// cp.async, the asynchronous copy global -> shared (PTX ISA, "cp.async"). A source size below the
+// copy size fills the rest with zeros: a source size of 0 reads nothing and writes zeros, which is
+// how a copy that falls outside the matrix is made (its address is computed but never read).
 // 4-byte copies go through L1 (.ca); 16-byte ones may bypass it (.cg): each tile is read once.
 __device__ inline void cp_async_4(float* shared_dst, const float* global_src, bool inside) {
   const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(shared_dst));
@@ -59,34 +59,34 @@ __device__ inline CopyOrigin copy_origin(const GemmShape& shape, const ThreadCoo
 }
 
 // Issues this thread's copies of k-tile kt into `stage` (a pointer to one stage of shared memory).
+// A copy outside the matrix passes its (unread) address with source size 0: no branch, no select.
 template <int kConfig>
-__device__ inline void copy_k_tile(const GemmShape& shape, const CopyOrigin& o, int kt, const float* a,
-                                   const float* b, float* stage, bool wide_b) {
+__device__ inline void copy_k_tile(const GemmShape& shape, const CopyOrigin& o, int kt, float* stage, bool wide_b) {
   constexpr Config cfg = kConfigs[kConfig];
   const int k_base = kt * cfg.bk;  // first k of this tile
   const bool a_k_inside = o.a_k + k_base < shape.k;
+  const float* a_from = o.a_from + k_base;
+  const long long a_copy_stride = (long long)a_copy_row_step(cfg) * shape.k;  // floats between copies
 #pragma unroll
   for (int copy = 0; copy < a_copies(cfg); ++copy) {
     const int row_offset = copy * a_copy_row_step(cfg);
-    const bool inside = a_k_inside && o.a_row + row_offset < shape.m;
-    cp_async_4(stage + o.a_to + row_offset, inside ? o.a_from + (long long)row_offset * shape.k + k_base : a, inside);
+    cp_async_4(stage + o.a_to + row_offset, a_from + copy * a_copy_stride,
+               a_k_inside && o.a_row + row_offset < shape.m);
   }
   const bool b_col_inside = o.b_col < shape.n;
+  const float* b_from = o.b_from + (long long)k_base * shape.n;
   if (wide_b) {
+    const long long b_copy_stride = (long long)b_chunk_row_step(cfg) * shape.n;
 #pragma unroll
-    for (int copy = 0; copy < b_chunk_copies(cfg); ++copy) {
-      const int row = k_base + copy * b_chunk_row_step(cfg);  // rows of the tile below copy 0's
-      const bool inside = b_col_inside && o.b_row + row < shape.k;
-      cp_async_16(stage + o.b_to + copy * threads(cfg) * kChunk, inside ? o.b_from + (long long)row * shape.n : b,
-                  inside);
-    }
+    for (int copy = 0; copy < b_chunk_copies(cfg); ++copy)
+      cp_async_16(stage + o.b_to + copy * threads(cfg) * kChunk, b_from + copy * b_copy_stride,
+                  b_col_inside && o.b_row + k_base + copy * b_chunk_row_step(cfg) < shape.k);
   } else {
+    const long long b_copy_stride = (long long)b_element_row_step(cfg) * shape.n;
 #pragma unroll
-    for (int copy = 0; copy < b_element_copies(cfg); ++copy) {
-      const int row = k_base + copy * b_element_row_step(cfg);
-      const bool inside = b_col_inside && o.b_row + row < shape.k;
-      cp_async_4(stage + o.b_to + copy * threads(cfg), inside ? o.b_from + (long long)row * shape.n : b, inside);
-    }
+    for (int copy = 0; copy < b_element_copies(cfg); ++copy)
+      cp_async_4(stage + o.b_to + copy * threads(cfg), b_from + copy * b_copy_stride,
+                 b_col_inside && o.b_row + k_base + copy * b_element_row_step(cfg) < shape.k);
   }
 }
 
@@ -128,15 +128,19 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]),
   // not, so that the number of groups in flight says which tiles have landed.
 #pragma unroll
   for (int kt = 0; kt < cfg.stages - 1; ++kt) {
-    if (kt < tiles) copy_k_tile<kConfig>(shape, origin, kt, a, b, stages + stage_of(kt, cfg) * stage_floats(cfg), wide_bc);
+    if (kt < tiles) copy_k_tile<kConfig>(shape, origin, kt, stages + stage_of(kt, cfg) * stage_floats(cfg), wide_bc);
     cp_async_commit();
   }
+  // The stages of tile kt and of tile kt + STAGES - 1, i.e. stage_of(kt) and stage_of(kt - 1), kept
+  // as running indices instead of computing kt % STAGES in the loop.
+  int read_stage = 0, refill_stage = cfg.stages - 1;
   cp_async_wait<cfg.stages - 2>();  // tile 0 has landed (this thread's copies) ...
   __syncthreads();                  // ... everyone's
   load_fragments<kConfig>(stages, t, 0, a_values[0], b_values[0]);
 
   for (int kt = 0; kt < tiles; ++kt) {
-    const float* stage = stages + stage_of(kt, cfg) * stage_floats(cfg);
+    const float* stage = stages + read_stage * stage_floats(cfg);
+    const int next_stage = read_stage + 1 == cfg.stages ? 0 : read_stage + 1;
 #pragma unroll
     for (int dot = 0; dot < cfg.bk; ++dot) {
       const int now = dot % 2, next = (dot + 1) % 2;
@@ -149,11 +153,10 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]),
         cp_async_wait<cfg.stages - 3>();
         __syncthreads();
         const int refill = kt + cfg.stages - 1;
-        if (refill < tiles)
-          copy_k_tile<kConfig>(shape, origin, refill, a, b, stages + stage_of(refill, cfg) * stage_floats(cfg), wide_bc);
+        if (refill < tiles) copy_k_tile<kConfig>(shape, origin, refill, stages + refill_stage * stage_floats(cfg), wide_bc);
         cp_async_commit();
         if (kt + 1 < tiles)
-          load_fragments<kConfig>(stages + stage_of(kt + 1, cfg) * stage_floats(cfg), t, 0, a_values[next],
+          load_fragments<kConfig>(stages + next_stage * stage_floats(cfg), t, 0, a_values[next],
                                   b_values[next]);
       }
 #pragma unroll
@@ -161,6 +164,8 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]),
 #pragma unroll
         for (int j = 0; j < cfg.tn; ++j) acc[i][j] += a_values[now][i] * b_values[now][j];
     }
+    refill_stage = read_stage;  // tile kt's stage is refilled next, with tile kt + STAGES
+    read_stage = next_stage;
   }
   cp_async_wait<0>();  // no copy may still target shared memory when the block exits
 
