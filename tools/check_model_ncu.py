@@ -21,15 +21,21 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_all import git_commit, slug  # noqa: E402
 
+# Each model counter and the profiler metrics that add up to it. cp.async (SASS LDGSTS) is one
+# instruction that reads global memory and writes shared memory; the traces list its two halves, and
+# the profiler counts them under their own "ldgsts" metrics, which are added here to the global-load
+# sectors, the shared-store wavefronts and the shared-store instructions.
 COUNTERS = {
-    "global_load_sectors": "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-    "global_store_sectors": "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
-    "shared_load_wavefronts": "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-    "shared_store_wavefronts": "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+    "global_load_sectors": ["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+                            "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts.sum"],
+    "global_store_sectors": ["l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"],
+    "shared_load_wavefronts": ["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"],
+    "shared_store_wavefronts": ["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+                                "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum"],
     # Warp-level shared instructions: the model's request counts. They separate "more instructions
     # than the trace says" from "more wavefronts per instruction".
-    "shared_load_requests": "smsp__inst_executed_op_shared_ld.sum",
-    "shared_store_requests": "smsp__inst_executed_op_shared_st.sum",
+    "shared_load_requests": ["smsp__inst_executed_op_shared_ld.sum"],
+    "shared_store_requests": ["smsp__inst_executed_op_shared_st.sum", "smsp__sass_inst_executed_op_ldgsts.sum"],
 }
 # The four counters the agreement rule is about (the request counts must match exactly).
 CHECKED = ["global_load_sectors", "global_store_sectors", "shared_load_wavefronts", "shared_store_wavefronts",
@@ -60,16 +66,18 @@ def have_gpu():
 
 def measure(ncu, program_args, kernel):
     """Profiles every launch of `kernel` in one run of the program; returns their counters in order."""
-    command = [ncu, "--csv", "--metrics", ",".join(COUNTERS.values()), "-k", f"regex:{kernel}"] + program_args
+    metrics = [metric for parts in COUNTERS.values() for metric in parts]
+    command = [ncu, "--csv", "--metrics", ",".join(metrics), "-k", f"regex:{kernel}"] + program_args
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(command)} exited {done.returncode}: {done.stderr.strip()[-400:]}")
     text = done.stdout[done.stdout.find('"ID"'):]
     launches = {}
     for row in csv.DictReader(io.StringIO(text)):
-        for name, metric in COUNTERS.items():
-            if row.get("Metric Name") == metric:
-                launches.setdefault(int(row["ID"]), {})[name] = int(float(row["Metric Value"].replace(",", "") or 0))
+        for name, parts in COUNTERS.items():
+            if row.get("Metric Name") in parts:
+                counters = launches.setdefault(int(row["ID"]), {})
+                counters[name] = counters.get(name, 0) + int(float(row["Metric Value"].replace(",", "") or 0))
     if not launches:
         raise RuntimeError(f"ncu profiled no kernel matching {kernel}: {done.stderr.strip()[-300:]}")
     return [launches[i] for i in sorted(launches)]

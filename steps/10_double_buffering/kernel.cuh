@@ -120,52 +120,39 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]),
   const int tiles = k_tiles(shape, cfg);
   const CopyOrigin origin = copy_origin<kConfig>(shape, t, a, b, wide_bc);
   float acc[cfg.tm][cfg.tn] = {};
-  // Two sets of fragments: the loads for step dot + 1 are issued before the multiply-adds of step
-  // dot, so that their latency hides behind 64-128 independent FFMAs instead of stalling the warp.
-  float a_values[2][cfg.tm], b_values[2][cfg.tn];
+  float a_values[cfg.tm], b_values[cfg.tn];
 
   // Prologue: start the copies of the first STAGES - 1 k-tiles. Every slot commits a group, empty or
-  // not, so that the number of groups in flight says which tiles have landed.
+  // not, so that "STAGES - 2 groups still in flight" always means "tile kt has landed".
 #pragma unroll
   for (int kt = 0; kt < cfg.stages - 1; ++kt) {
     if (kt < tiles) copy_k_tile<kConfig>(shape, origin, kt, stages + stage_of(kt, cfg) * stage_floats(cfg), wide_bc);
     cp_async_commit();
   }
-  // The stages of tile kt and of tile kt + STAGES - 1, i.e. stage_of(kt) and stage_of(kt - 1), kept
-  // as running indices instead of computing kt % STAGES in the loop.
+  // The stages of tile kt and of tile kt + STAGES - 1 (= stage_of(kt) and stage_of(kt - 1)), kept as
+  // running indices instead of computing kt % STAGES in the loop.
   int read_stage = 0, refill_stage = cfg.stages - 1;
-  cp_async_wait<cfg.stages - 2>();  // tile 0 has landed (this thread's copies) ...
-  __syncthreads();                  // ... everyone's
-  load_fragments<kConfig>(stages, t, 0, a_values[0], b_values[0]);
 
   for (int kt = 0; kt < tiles; ++kt) {
+    cp_async_wait<cfg.stages - 2>();  // this thread's copies of tile kt have landed ...
+    __syncthreads();                  // ... and everyone's; and every warp is done with tile kt - 1
+    // Refill the stage tile kt - 1 used with tile kt + STAGES - 1: these copies fly while this tile
+    // (and the STAGES - 2 after it) are computed.
+    const int refill = kt + cfg.stages - 1;
+    if (refill < tiles) copy_k_tile<kConfig>(shape, origin, refill, stages + refill_stage * stage_floats(cfg), wide_bc);
+    cp_async_commit();
+
     const float* stage = stages + read_stage * stage_floats(cfg);
-    const int next_stage = read_stage + 1 == cfg.stages ? 0 : read_stage + 1;
 #pragma unroll
     for (int dot = 0; dot < cfg.bk; ++dot) {
-      const int now = dot % 2, next = (dot + 1) % 2;
-      if (dot < cfg.bk - 1) {
-        load_fragments<kConfig>(stage, t, dot + 1, a_values[next], b_values[next]);
-      } else {
-        // Before the last step of tile kt: wait for tile kt + 1 (STAGES - 3 newer groups may stay in
-        // flight) and for every warp to be past tile kt - 1; then refill tile kt - 1's stage with tile
-        // kt + STAGES - 1, and fetch tile kt + 1's first fragments while this step computes.
-        cp_async_wait<cfg.stages - 3>();
-        __syncthreads();
-        const int refill = kt + cfg.stages - 1;
-        if (refill < tiles) copy_k_tile<kConfig>(shape, origin, refill, stages + refill_stage * stage_floats(cfg), wide_bc);
-        cp_async_commit();
-        if (kt + 1 < tiles)
-          load_fragments<kConfig>(stages + next_stage * stage_floats(cfg), t, 0, a_values[next],
-                                  b_values[next]);
-      }
+      load_fragments<kConfig>(stage, t, dot, a_values, b_values);
 #pragma unroll
       for (int i = 0; i < cfg.tm; ++i)
 #pragma unroll
-        for (int j = 0; j < cfg.tn; ++j) acc[i][j] += a_values[now][i] * b_values[now][j];
+        for (int j = 0; j < cfg.tn; ++j) acc[i][j] += a_values[i] * b_values[j];
     }
-    refill_stage = read_stage;  // tile kt's stage is refilled next, with tile kt + STAGES
-    read_stage = next_stage;
+    refill_stage = read_stage;
+    read_stage = read_stage + 1 == cfg.stages ? 0 : read_stage + 1;
   }
   cp_async_wait<0>();  // no copy may still target shared memory when the block exits
 
