@@ -112,8 +112,8 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]),
                                    gemm::launch_min_blocks(threads(kConfigs[kConfig]), kConfigs[kConfig].min_blocks))
     pipelined_sgemm(GemmShape shape, float alpha, const float* __restrict__ a, const float* __restrict__ b,
                     float beta, float* __restrict__ c) {
-  constexpr Config cfg = kConfigs[kConfig];
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  constexpr Config cfg = kConfigs[kConfig];
   extern __shared__ __align__(16) float stages[];  // STAGES x (a_tile_t[BK][BM + 4], b_tile[BK][BN])
   const ThreadCoord t = gemm::this_thread();
   const bool wide_bc = vector_bc(shape);
