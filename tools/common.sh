@@ -9,8 +9,10 @@ say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
 die() { printf 'error: %s\n' "$*" >&2; exit "${2:-2}"; }
 
 # Debian packages the build and tests use; the steps themselves need only the CUDA Toolkit and CMake.
-GEMM_PACKAGES_BUILD="cmake g++ make python3"
-GEMM_PACKAGES_TEST="libgtest-dev"
+# The viewer needs Dear ImGui, GLFW, glad (the GL loader generator), nlohmann-json and stb; its
+# tests run under Xvfb with Mesa's software OpenGL.
+GEMM_PACKAGES_BUILD="cmake g++ make python3 pkg-config libimgui-dev libglfw3-dev python3-glad nlohmann-json3-dev libstb-dev"
+GEMM_PACKAGES_TEST="libgtest-dev xvfb xauth libgl1-mesa-dri"
 
 install_missing() {
   local wanted="$*" missing=""

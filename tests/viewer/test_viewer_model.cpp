@@ -1,0 +1,132 @@
+// The viewer's model (viewer/viewer_model.hpp) against the steps' own functions and the access
+// model: who owns each element of C, what an instruction touches, the bank picture, the counts
+// and the results files, malformed ones included. No graphics needed.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <set>
+
+#include "../../steps/09_warptiling/mapping.hpp"
+#include "viewer_model.hpp"
+
+namespace gv = gemm::viewer;
+
+namespace {
+int program_index(const std::vector<gemm::TracedProgram>& programs, const std::string& step, const std::string& variant = "") {
+  for (size_t i = 0; i < programs.size(); ++i)
+    if (programs[i].step == step && programs[i].variant == variant) return int(i);
+  return -1;
+}
+gemm::TraceProblem problem(int m, int n, int k, float beta = 0) {
+  gemm::TraceProblem p;
+  p.shape = {m, n, k};
+  p.beta = beta;
+  return p;
+}
+}  // namespace
+
+TEST(ViewerModel, LaneColoursAreDistinct) {
+  std::set<gv::Rgba> colours;
+  for (int lane = 0; lane < 32; ++lane) colours.insert(gv::lane_colour(lane) & 0xffffffu);
+  EXPECT_EQ(colours.size(), 32u);
+  EXPECT_EQ(colours.count(gv::kUntouched & 0xffffffu), 0u);
+}
+
+TEST(ViewerModel, EveryElementOfCHasExactlyTheOwnerItsStepSays) {
+  // Step 09's own index functions say which thread computes (row, col); the map, built from the
+  // traces, must agree for every element, on a ragged shape.
+  const auto programs = gemm::traced_programs();
+  const int index = program_index(programs, "09_warptiling");
+  ASSERT_GE(index, 0);
+  const gemm::TraceProblem p = gv::with_defaults(programs[size_t(index)], problem(150, 260, 33));
+  const gv::OwnerMap map = gv::owner_map(programs[size_t(index)], p);
+  ASSERT_EQ(map.rows, 150);
+  ASSERT_EQ(map.cols, 260);
+  const step09::Config c = step09::config_from(p.params);
+  const gemm::LaunchShape launch = step09::launch_shape(p.shape, c);
+  int checked = 0;
+  gemm::ThreadCoord t;
+  for (t.block.y = 0; t.block.y < launch.grid.y; ++t.block.y)
+    for (t.block.x = 0; t.block.x < launch.grid.x; ++t.block.x)
+      for (t.thread.x = 0; t.thread.x < step09::threads(c); ++t.thread.x)
+        for (int i = 0; i < c.tm; ++i)
+          for (int j = 0; j < c.tn; ++j) {
+            const gemm::CElement e = step09::c_element(p.shape, t, c, i, j);
+            if (!e.valid) continue;
+            const gv::Owner owner = map.at(e.row, e.col);
+            ASSERT_EQ(owner.block, t.block.y * launch.grid.x + t.block.x);
+            ASSERT_EQ(owner.thread, t.thread.x);
+            ++checked;
+          }
+  EXPECT_EQ(checked, 150 * 260);
+}
+
+TEST(ViewerModel, EveryTracedProgramOwnsItsWholeOutput) {
+  for (const auto& program : gemm::traced_programs()) {
+    const gv::OwnerMap map = gv::owner_map(program, problem(37, 45, 29));
+    for (int r = 0; r < map.rows; ++r)
+      for (int c = 0; c < map.cols; ++c) ASSERT_GE(map.at(r, c).block, 0) << gv::program_label(program) << " " << r << "," << c;
+  }
+}
+
+TEST(ViewerModel, TouchesDecodeTheLaneAddresses) {
+  for (const auto& program : gemm::traced_programs()) {
+    const gemm::TraceProblem p = problem(33, 40, 24, 0.5f);
+    const gv::WarpTrace trace = gv::warp_trace(program, p, {0, 0, 0}, 0);
+    ASSERT_FALSE(trace.instructions.empty()) << gv::program_label(program);
+    for (const auto& instruction : trace.instructions) {
+      const gv::OperandGrid grid = gv::operand_grid(instruction.operand, program, p, trace);
+      const auto touched = gv::touches(instruction, grid);
+      int active = 0;
+      for (int lane = 0; lane < 32; ++lane) active += instruction.access.lane_active(lane);
+      ASSERT_EQ(int(touched.size()), active * instruction.access.width / 4) << instruction.label;
+      for (const auto& t : touched) {
+        ASSERT_TRUE(instruction.access.lane_active(t.lane));
+        const long long element = (long long)t.row * grid.cols + t.col;
+        const long long first = instruction.access.address[size_t(t.lane)] / 4;
+        ASSERT_GE(element, first);
+        ASSERT_LT(element, first + instruction.access.width / 4);
+        ASSERT_LT(t.row, grid.rows) << instruction.label;
+      }
+    }
+  }
+}
+
+TEST(ViewerModel, BankPictureAgreesWithTheAccessModel) {
+  // Per phase, the largest number of distinct words in one bank is the model's phase cost.
+  for (const auto& program : gemm::traced_programs()) {
+    const gv::WarpTrace trace = gv::warp_trace(program, problem(64, 64, 32), {0, 0, 0}, 0);
+    for (const auto& instruction : trace.instructions) {
+      if (instruction.access.space != gemm::Space::shared) continue;
+      const auto phases = gv::bank_phases(instruction.access);
+      for (size_t phase = 0; phase < phases.size(); ++phase) {
+        const auto load = gemm::bank_load(instruction.access, int(phase));
+        for (int bank = 0; bank < 32; ++bank) ASSERT_EQ(phases[phase].distinct_words[size_t(bank)], load[size_t(bank)]);
+      }
+    }
+  }
+}
+
+TEST(ViewerModel, ResultsFilesLoadOrSayWhyNot) {
+  const gv::ResultsFile shipped = gv::load_results(GEMM_SOURCE_DIR "/docs/results/nvidia-h100-80gb-hbm3.json");
+  ASSERT_TRUE(shipped.ok()) << shipped.error;
+  EXPECT_FALSE(shipped.runs.empty());
+  EXPECT_GT(shipped.fp32_peak_gflops(), 0);
+  const gv::ResultsFile missing = gv::load_results("/nonexistent/results.json");
+  EXPECT_FALSE(missing.ok());
+  EXPECT_NE(missing.error.find("cannot open"), std::string::npos);
+  const std::string bad = ::testing::TempDir() + "gemm_viewer_bad.json";
+  for (const char* text : {"{not json", "[1, 2, 3]", "{\"device\": {\"name\": 3}, \"runs\": []}",
+                           "{\"device\": {\"name\": \"x\", \"compute_capability\": \"9.0\", \"sms\": 1, \"clock_mhz\": 1},"
+                           " \"runs\": [{\"step\": \"01\", \"shapes\": [{\"m\": \"big\", \"time\": {\"gflops\": 1}}]}]}"}) {
+    std::ofstream(bad) << text;
+    const gv::ResultsFile file = gv::load_results(bad);
+    EXPECT_FALSE(file.ok()) << text;
+    EXPECT_TRUE(file.runs.empty());
+  }
+  std::remove(bad.c_str());
+  const auto listed = gv::results_files_in(GEMM_SOURCE_DIR "/docs/results");
+  for (const auto& path : listed) EXPECT_EQ(path.find("sweep-"), std::string::npos);
+  EXPECT_FALSE(listed.empty());
+}

@@ -1,0 +1,327 @@
+#include "viewer_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+namespace gemm::viewer {
+
+namespace {
+Rgba hsv(double hue, double saturation, double value) {
+  const double h = std::fmod(hue, 1.0) * 6.0;
+  const int sector = int(h);
+  const double f = h - sector, p = value * (1 - saturation), q = value * (1 - saturation * f),
+               t = value * (1 - saturation * (1 - f));
+  double r = value, g = t, b = p;
+  switch (sector) {
+    case 1: r = q, g = value, b = p; break;
+    case 2: r = p, g = value, b = t; break;
+    case 3: r = p, g = q, b = value; break;
+    case 4: r = t, g = p, b = value; break;
+    case 5: r = value, g = p, b = q; break;
+    default: break;
+  }
+  return rgba(int(std::lround(r * 255)), int(std::lround(g * 255)), int(std::lround(b * 255)));
+}
+}  // namespace
+
+Rgba lane_colour(int lane) {
+  // Neighbouring lanes get hues a quarter turn apart plus a small step, so that adjacent cells are
+  // easy to tell apart; every lane has its own hue; two brightness levels double the distinctness.
+  const double hue = std::fmod(lane * (0.25 + 1.0 / 32.0), 1.0);
+  return hsv(hue, 0.75, lane % 2 ? 0.80 : 0.98);
+}
+
+Rgba index_colour(std::uint32_t index) {
+  const double golden = 0.6180339887498949;
+  return hsv(std::fmod(0.07 + index * golden, 1.0), 0.55 + 0.3 * ((index / 7) % 2), 0.70 + 0.25 * ((index / 3) % 2));
+}
+
+int red(Rgba c) { return int(c & 0xff); }
+int green(Rgba c) { return int((c >> 8) & 0xff); }
+int blue(Rgba c) { return int((c >> 16) & 0xff); }
+
+TraceProblem with_defaults(const TracedProgram& program, const TraceProblem& problem) {
+  TraceProblem full = problem;
+  for (const auto& [key, value] : program.default_params) full.params.emplace(key, value);
+  if (!program.variant.empty()) full.variant = program.variant;
+  return full;
+}
+
+std::string program_label(const TracedProgram& program) {
+  return program.variant.empty() ? program.step : program.step + " / " + program.variant;
+}
+
+// ---- Thread map ---------------------------------------------------------------------------------
+
+Owner OwnerMap::at(int row, int col) const {
+  Owner owner;
+  if (row < 0 || col < 0 || row >= rows || col >= cols) return owner;
+  const std::uint32_t value = packed[size_t(row) * size_t(cols) + size_t(col)];
+  if (value == kNone) return owner;
+  owner.block = int(value >> 10);
+  owner.thread = int(value & 1023u);
+  owner.warp = owner.thread / kWarpSize;
+  owner.lane = owner.thread % kWarpSize;
+  const int gx = launch.grid.x, gy = launch.grid.y;
+  owner.block_coord = {owner.block % gx, (owner.block / gx) % gy, owner.block / (gx * gy)};
+  return owner;
+}
+
+Rgba OwnerMap::colour(int row, int col, ColourBy by) const {
+  const Owner owner = at(row, col);
+  if (owner.block < 0) return kNoOwner;
+  switch (by) {
+    case ColourBy::block: return index_colour(std::uint32_t(owner.block));
+    case ColourBy::warp: return lane_colour((owner.block * 7 + owner.warp * 5) % kWarpSize);
+    case ColourBy::thread: return lane_colour(owner.lane);
+  }
+  return kNoOwner;
+}
+
+namespace {
+bool writes_result(const TraceInstruction& i) {
+  return i.access.space == Space::global && i.access.access == Access::store &&
+         (i.operand == Operand::C || i.operand == Operand::out);
+}
+}  // namespace
+
+OwnerMap owner_map(const TracedProgram& program, const TraceProblem& given) {
+  TraceProblem problem = with_defaults(program, given);
+  OwnerMap map;
+  map.launch = program.launch(problem);
+  if (program.takes_shape) {
+    map.rows = problem.shape.m;
+    map.cols = problem.shape.n;
+    // Which lane stores an element does not depend on K; a short K with the same residue mod 16
+    // keeps every 16-byte-path decision and makes the map cheap to trace.
+    const int k = problem.shape.k;
+    problem.shape.k = k % 16 == 0 ? std::min(k, 16) : k % 16;
+  } else {
+    // A demo's output: block b writes rows b*H .. b*H + H - 1 of a W-wide array; the first 8 blocks.
+    map.cols = map.launch.block.x;
+    map.rows = std::min(map.launch.grid.x, 8) * map.launch.block.y;
+  }
+  map.rows = std::min(map.rows, kMaxMapSide);
+  map.cols = std::min(map.cols, kMaxMapSide);
+  map.packed.assign(size_t(map.rows) * size_t(map.cols), OwnerMap::kNone);
+  const LaunchShape launch = program.launch(problem);
+  const int warps = warps_per_block(launch.block);
+  const long long blocks = (long long)launch.grid.x * launch.grid.y * launch.grid.z;
+  const long long traced_blocks = program.takes_shape ? blocks : std::min<long long>(blocks, 8);
+  auto work = [&](long long first, long long step) {
+    for (long long b = first; b < traced_blocks; b += step) {
+      const Dim3 block{int(b % launch.grid.x), int((b / launch.grid.x) % launch.grid.y),
+                       int(b / ((long long)launch.grid.x * launch.grid.y))};
+      for (int warp = 0; warp < warps; ++warp)
+        program.trace(problem, block, warp, [&](const TraceInstruction& i) {
+          if (!writes_result(i)) return;
+          const int per_lane = i.access.width / i.element_bytes;
+          for (int lane = 0; lane < kWarpSize; ++lane) {
+            if (!i.access.lane_active(lane)) continue;
+            const int thread = warp * kWarpSize + lane;
+            for (int e = 0; e < per_lane; ++e) {
+              const long long element = i.access.address[size_t(lane)] / i.element_bytes + e;
+              const long long row = element / (program.takes_shape ? problem.shape.n : map.cols);
+              const long long col = element % (program.takes_shape ? problem.shape.n : map.cols);
+              if (row < map.rows && col < map.cols)
+                map.packed[size_t(row) * size_t(map.cols) + size_t(col)] = std::uint32_t(b) << 10 | std::uint32_t(thread);
+            }
+          }
+        });
+    }
+  };
+  const unsigned workers = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
+  if (traced_blocks < 64 || workers == 1) {
+    work(0, 1);
+  } else {
+    std::vector<std::thread> pool;
+    for (unsigned w = 0; w < workers; ++w) pool.emplace_back(work, (long long)w, (long long)workers);
+    for (auto& t : pool) t.join();
+  }
+  return map;
+}
+
+// ---- Warp access --------------------------------------------------------------------------------
+
+std::vector<int> WarpTrace::at_iteration(int iteration) const {
+  std::vector<int> out;
+  for (size_t i = 0; i < instructions.size(); ++i)
+    if (instructions[i].iteration == iteration) out.push_back(int(i));
+  return out;
+}
+
+WarpTrace warp_trace(const TracedProgram& program, const TraceProblem& given, const Dim3& block, int warp) {
+  const TraceProblem problem = with_defaults(program, given);
+  WarpTrace trace;
+  trace.block = block;
+  trace.warp = warp;
+  program.trace(problem, block, warp, [&](const TraceInstruction& i) { trace.instructions.push_back(i); });
+  std::set<int> iterations;
+  for (const auto& i : trace.instructions) iterations.insert(i.iteration);
+  trace.iterations.assign(iterations.begin(), iterations.end());
+  return trace;
+}
+
+OperandGrid operand_grid(Operand operand, const TracedProgram& program, const TraceProblem& given,
+                         const WarpTrace& trace) {
+  const TraceProblem problem = with_defaults(program, given);
+  OperandGrid grid;
+  grid.operand = operand;
+  const GemmShape& s = problem.shape;
+  switch (operand) {
+    case Operand::A: grid.rows = s.m, grid.cols = s.k; break;
+    case Operand::B: grid.rows = s.k, grid.cols = s.n; break;
+    case Operand::C: grid.rows = s.m, grid.cols = s.n; break;
+    case Operand::out: {
+      const LaunchShape launch = program.launch(problem);
+      grid.cols = launch.block.x;
+      grid.rows = launch.grid.x * launch.block.y;
+      break;
+    }
+    case Operand::smem_A:
+    case Operand::smem_B:
+    case Operand::tile: {
+      // As many 32-word rows as the trace reaches, whichever shared operand it is (step 10 keeps A
+      // and B in one buffer), so that banks line up in columns.
+      long long words = 1;
+      for (const auto& i : trace.instructions)
+        if (i.access.space == Space::shared)
+          for (int lane = 0; lane < kWarpSize; ++lane)
+            if (i.access.lane_active(lane))
+              words = std::max<long long>(words, (i.access.address[size_t(lane)] + i.access.width) / kBankBytes);
+      grid.banked = true;
+      grid.cols = kSharedBanks;
+      grid.rows = int((words + kSharedBanks - 1) / kSharedBanks);
+      break;
+    }
+  }
+  return grid;
+}
+
+std::vector<Touch> touches(const TraceInstruction& instruction, const OperandGrid& grid) {
+  std::vector<Touch> out;
+  if (grid.cols <= 0) return out;
+  const int unit = grid.banked ? kBankBytes : instruction.element_bytes;
+  const int per_lane = std::max(1, instruction.access.width / unit);
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    if (!instruction.access.lane_active(lane)) continue;
+    for (int e = 0; e < per_lane; ++e) {
+      const long long index = instruction.access.address[size_t(lane)] / unit + e;
+      out.push_back({int(index / grid.cols), int(index % grid.cols), lane});
+    }
+  }
+  return out;
+}
+
+std::vector<BankPhase> bank_phases(const WarpAccess& access) {
+  std::vector<BankPhase> phases;
+  const int lanes = shared_phase_lanes(access.width);
+  for (int first = 0; first < kWarpSize; first += lanes) {
+    BankPhase phase;
+    std::array<std::set<long long>, kSharedBanks> words;
+    for (int lane = first; lane < first + lanes; ++lane) {
+      if (!access.lane_active(lane)) continue;
+      for (int w = 0; w < access.width / kBankBytes; ++w) {
+        const long long word = access.address[size_t(lane)] / kBankBytes + w;
+        const int bank = int(word % kSharedBanks);
+        if (phase.lanes[size_t(bank)].empty() || phase.lanes[size_t(bank)].back() != lane)
+          phase.lanes[size_t(bank)].push_back(lane);
+        words[size_t(bank)].insert(word);
+      }
+    }
+    for (int bank = 0; bank < kSharedBanks; ++bank) phase.distinct_words[size_t(bank)] = int(words[size_t(bank)].size());
+    phases.push_back(phase);
+  }
+  return phases;
+}
+
+InstructionCost instruction_cost(const TraceInstruction& instruction) {
+  InstructionCost cost;
+  cost.shared = instruction.access.space == Space::shared;
+  if (cost.shared)
+    cost.shared_cost = shared_cost(instruction.access);
+  else
+    cost.global = global_cost(instruction.access);
+  return cost;
+}
+
+AccessTotals launch_totals(const TracedProgram& program, const TraceProblem& problem) {
+  return predict(program, problem);
+}
+
+// ---- Results files ------------------------------------------------------------------------------
+
+double ResultsFile::fp32_peak_gflops() const {
+  // FP32 lanes per SM by compute capability (the programming guide's throughput table), as in
+  // tools/render_docs.py.
+  const int lanes = (compute_capability == "7.5" || compute_capability == "8.0") ? 64 : 128;
+  return double(sms) * lanes * 2 * clock_mhz / 1000.0;
+}
+
+ResultsFile load_results(const std::string& path) {
+  ResultsFile file;
+  file.path = path;
+  std::ifstream in(path);
+  if (!in) {
+    file.error = "cannot open " + path;
+    return file;
+  }
+  try {
+    const nlohmann::json document = nlohmann::json::parse(in);
+    if (!document.is_object() || !document.contains("device") || !document.contains("runs"))
+      throw std::runtime_error("not a GEMM Steps results file (no \"device\" and \"runs\")");
+    const auto& device = document.at("device");
+    file.gpu = device.at("name").get<std::string>();
+    file.compute_capability = device.at("compute_capability").get<std::string>();
+    file.sms = device.at("sms").get<int>();
+    file.clock_mhz = device.at("clock_mhz").get<int>();
+    for (const auto& run : document.at("runs")) {
+      if (!run.contains("shapes")) continue;  // a bank demo: no GEMM shapes
+      ResultRun out;
+      out.step = run.at("step").get<std::string>();
+      out.variant = run.value("variant", "");
+      out.commit = run.value("commit", "");
+      out.date = run.value("date", "");
+      for (const auto& shape : run.at("shapes")) {
+        if (!shape.contains("time") || shape.at("time").is_null()) continue;
+        ResultPoint p;
+        p.m = shape.at("m").get<int>();
+        p.n = shape.at("n").get<int>();
+        p.k = shape.at("k").get<int>();
+        p.gflops = shape.at("time").at("gflops").get<double>();
+        p.median_ms = shape.at("time").at("median_ms").get<double>();
+        if (shape.contains("cublas") && !shape.at("cublas").is_null())
+          p.cublas_gflops = shape.at("cublas").at("gflops").get<double>();
+        p.verdict = shape.value("verdict", "");
+        out.points.push_back(p);
+      }
+      if (!out.points.empty()) file.runs.push_back(out);
+    }
+    std::sort(file.runs.begin(), file.runs.end(), [](const ResultRun& a, const ResultRun& b) { return a.step < b.step; });
+  } catch (const std::exception& e) {
+    file.runs.clear();
+    file.error = path + ": " + e.what();
+  }
+  return file;
+}
+
+std::vector<std::string> results_files_in(const std::string& folder) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(folder, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (entry.path().extension() != ".json") continue;
+    if (name.rfind("sweep-", 0) == 0 || name.rfind("model-vs-ncu-", 0) == 0) continue;
+    out.push_back(entry.path().string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace gemm::viewer
