@@ -11,6 +11,7 @@
 #include "exit_codes.hpp"
 #include "program.cuh"
 #include "gpu.cuh"
+#include "harness.cuh"
 #include "random.hpp"
 #include "report.hpp"
 #include "results.hpp"
@@ -29,15 +30,6 @@ constexpr std::uint32_t kGuardBits = 0x7fc0dead;  // a quiet NaN with a recognis
 // Problems up to this many flops are checked against the CPU fp64 reference (seconds on one core);
 // larger ones against cuBLAS fp32.
 constexpr double kCpuReferenceMaxFlops = 2.2e9;
-
-// Timing: enough repetitions for about this much measured time, within [kMinReps, kMaxReps].
-constexpr double kTargetTimedMs = 1000.0;
-constexpr int kMinReps = 5;
-constexpr int kMaxReps = 30;
-
-std::string shape_text(const GemmShape& s) {
-  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
-}
 
 std::size_t elements(int rows, int cols) { return std::size_t(rows) * std::size_t(cols); }
 
@@ -68,23 +60,7 @@ void validate_shape(const GemmShape& s, const StepDescription& step, const Param
     throw UsageError(message);
   }
 
-  const LaunchShape launch = step.launch_shape(s, params);
-  const int limits[3] = {prop.maxGridSize[0], prop.maxGridSize[1], prop.maxGridSize[2]};
-  const int grid[3] = {launch.grid.x, launch.grid.y, launch.grid.z};
-  const char* axis = "xyz";
-  for (int i = 0; i < 3; ++i)
-    if (grid[i] > limits[i])
-      throw UsageError("shape " + shape_text(s) + " needs " + std::to_string(grid[i]) + " blocks along grid " +
-                       axis[i] + ", above this GPU's limit of " + std::to_string(limits[i]) +
-                       ": use a smaller dimension for that axis (see this step's mapping.hpp)");
-  const long long threads = (long long)launch.block.x * launch.block.y * launch.block.z;
-  if (threads > prop.maxThreadsPerBlock)
-    throw UsageError("these --param values give " + std::to_string(threads) + " threads per block; this GPU allows " +
-                     std::to_string(prop.maxThreadsPerBlock));
-  if (std::size_t(launch.shared_bytes) > prop.sharedMemPerBlockOptin)
-    throw UsageError("these --param values need " + std::to_string(launch.shared_bytes) +
-                     " bytes of shared memory per block; this GPU allows " +
-                     std::to_string(prop.sharedMemPerBlockOptin) + ": choose smaller tiles");
+  check_launch_limits(s, step.launch_shape(s, params), prop);
 }
 
 // The inputs of one shape: fresh for each shape, from (seed, shape).
@@ -205,11 +181,7 @@ class ShapeRunner {
       run_cublas();
     }
     int reps = options_.reps;
-    if (reps == 0) {
-      const double estimate_ms = std::max(timer_.time_once(run_ours), timer_.time_once(run_cublas));
-      reps = estimate_ms > 0 ? int(kTargetTimedMs / estimate_ms) : kMaxReps;
-      reps = std::min(kMaxReps, std::max(kMinReps, reps));
-    }
+    if (reps == 0) reps = auto_reps(std::max(timer_.time_once(run_ours), timer_.time_once(run_cublas)));
     result.ours = timer_.time(run_ours, reps);
     result.cublas = timer_.time(run_cublas, reps);
     result.timed = true;
@@ -248,24 +220,7 @@ int run(int argc, char** argv, const StepDescription& step) {
   for (const auto& [key, value] : options.params) std::printf(", %s=%d", key.c_str(), value);
   std::printf("\n");
   KernelReport kernel;
-  if (step.kernel) {
-    const void* function = step.kernel(options.params);
-    cudaFuncAttributes attributes{};
-    CUDA_CHECK(cudaFuncGetAttributes(&attributes, function));
-    const LaunchShape launch = step.launch_shape(shapes.front(), options.params);
-    kernel.known = true;
-    kernel.registers = attributes.numRegs;
-    kernel.local_bytes = int(attributes.localSizeBytes);
-    kernel.static_shared_bytes = int(attributes.sharedSizeBytes);
-    kernel.threads_per_block = launch.block.x * launch.block.y * launch.block.z;
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&kernel.blocks_per_sm, function,
-                                                             kernel.threads_per_block, size_t(launch.shared_bytes)));
-    kernel.occupancy = double(kernel.blocks_per_sm * kernel.threads_per_block) / prop.maxThreadsPerMultiProcessor;
-    std::printf("kernel: %d registers, %d B local, %d B static shared per block, %d threads per block, %d blocks per "
-                "SM (occupancy %.0f%%)\n",
-                kernel.registers, kernel.local_bytes, kernel.static_shared_bytes, kernel.threads_per_block,
-                kernel.blocks_per_sm, 100.0 * kernel.occupancy);
-  }
+  if (step.kernel) kernel = kernel_report(step.kernel(options.params), step.launch_shape(shapes.front(), options.params), prop);
   std::printf("%s\n", table_header().c_str());
   std::fflush(stdout);
 
@@ -290,14 +245,7 @@ int run(int argc, char** argv, const StepDescription& step) {
     std::fflush(stdout);
     run.shapes.push_back(result);
   }
-  if (!options.json_path.empty()) {
-    try {
-      write_results_file(options.json_path, results_document(device, {run}, utc_now()));
-    } catch (const std::runtime_error& error) {
-      throw UsageError(error.what());
-    }
-    std::printf("results written to %s\n", options.json_path.c_str());
-  }
+  write_json_if_asked(options, device, run);
   return all_passed ? kExitOk : kExitWrongResult;
 }
 

@@ -1,0 +1,73 @@
+#include "harness.cuh"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "cuda_check.cuh"
+
+namespace gemm {
+
+namespace {
+constexpr double kTargetTimedMs = 1000.0;
+constexpr int kMinReps = 5;
+constexpr int kMaxReps = 30;
+}  // namespace
+
+std::string shape_text(const GemmShape& s) {
+  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+}
+
+void check_launch_limits(const GemmShape& s, const LaunchShape& launch, const cudaDeviceProp& prop) {
+  const int limits[3] = {prop.maxGridSize[0], prop.maxGridSize[1], prop.maxGridSize[2]};
+  const int grid[3] = {launch.grid.x, launch.grid.y, launch.grid.z};
+  const char* axis = "xyz";
+  for (int i = 0; i < 3; ++i)
+    if (grid[i] > limits[i])
+      throw UsageError("shape " + shape_text(s) + " needs " + std::to_string(grid[i]) + " blocks along grid " +
+                       axis[i] + ", above this GPU's limit of " + std::to_string(limits[i]) +
+                       ": use a smaller dimension for that axis (see this step's mapping.hpp)");
+  const long long threads = (long long)launch.block.x * launch.block.y * launch.block.z;
+  if (threads > prop.maxThreadsPerBlock)
+    throw UsageError("these --param values give " + std::to_string(threads) + " threads per block; this GPU allows " +
+                     std::to_string(prop.maxThreadsPerBlock));
+  if (std::size_t(launch.shared_bytes) > prop.sharedMemPerBlockOptin)
+    throw UsageError("these --param values need " + std::to_string(launch.shared_bytes) +
+                     " bytes of shared memory per block; this GPU allows " +
+                     std::to_string(prop.sharedMemPerBlockOptin) + ": choose smaller tiles");
+}
+
+KernelReport kernel_report(const void* function, const LaunchShape& launch, const cudaDeviceProp& prop) {
+  KernelReport kernel;
+  cudaFuncAttributes attributes{};
+  CUDA_CHECK(cudaFuncGetAttributes(&attributes, function));
+  kernel.known = true;
+  kernel.registers = attributes.numRegs;
+  kernel.local_bytes = int(attributes.localSizeBytes);
+  kernel.static_shared_bytes = int(attributes.sharedSizeBytes);
+  kernel.threads_per_block = launch.block.x * launch.block.y * launch.block.z;
+  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&kernel.blocks_per_sm, function, kernel.threads_per_block,
+                                                           size_t(launch.shared_bytes)));
+  kernel.occupancy = double(kernel.blocks_per_sm * kernel.threads_per_block) / prop.maxThreadsPerMultiProcessor;
+  std::printf("kernel: %d registers, %d B local, %d B static shared per block, %d threads per block, %d blocks per "
+              "SM (occupancy %.0f%%)\n",
+              kernel.registers, kernel.local_bytes, kernel.static_shared_bytes, kernel.threads_per_block,
+              kernel.blocks_per_sm, 100.0 * kernel.occupancy);
+  return kernel;
+}
+
+void write_json_if_asked(const Options& options, const DeviceInfo& device, const StepRun& run) {
+  if (options.json_path.empty()) return;
+  try {
+    write_results_file(options.json_path, results_document(device, {run}, utc_now()));
+  } catch (const std::runtime_error& error) {
+    throw UsageError(error.what());
+  }
+  std::printf("results written to %s\n", options.json_path.c_str());
+}
+
+int auto_reps(double estimate_ms) {
+  const int reps = estimate_ms > 0 ? int(kTargetTimedMs / estimate_ms) : kMaxReps;
+  return std::min(kMaxReps, std::max(kMinReps, reps));
+}
+
+}  // namespace gemm

@@ -1,0 +1,51 @@
+// run_tc_step: the whole program of a tensor-core step (steps 11-13), the counterpart of run_step
+// for f16/bf16 inputs with f32 accumulation. Per shape: seeded inputs rounded to the input type and
+// stored in the chosen layout, one checked launch (C poisoned with NaN when beta == 0, guard zones
+// around C), a reference on the same rounded inputs (CPU fp64 for small problems, cuBLAS with f32
+// output otherwise), then the step and cublasGemmEx with the same input type, output type and
+// layout timed the same way.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "hd.hpp"
+#include "options.hpp"
+#include "run_step.cuh"
+
+namespace gemm {
+
+// C = alpha * A * B + beta * C, row-major. Layout nn: A is M x K, B is K x N; nt: B is stored N x K
+// (B transposed); tn: A is stored K x M. C is M x N of the output type. Leading dimensions are the
+// stored row lengths (K or M for A, N or K for B, N for C).
+struct TcProblem {
+  GemmShape shape;
+  float alpha = 1, beta = 0;
+  Layout layout = Layout::nn;
+  InputType dtype = InputType::f16;
+  OutputType out = OutputType::f32;
+  const void* a = nullptr;
+  const void* b = nullptr;
+  void* c = nullptr;
+};
+
+// The shapes the tensor-core steps take: "" or the rule a shape breaks (K a multiple of 8).
+std::string tc_shape_rule(const GemmShape& shape, Layout layout);
+
+struct TcStepDescription {
+  std::string name, title;
+  int min_cc = 75;
+  std::vector<ParamSpec> params;
+  std::function<std::string(const Params&)> check_params;
+  std::function<LaunchShape(const GemmShape&, const Params&)> launch_shape;
+  std::function<void(const TcProblem&, const Params&, cudaStream_t)> launch;
+  // The kernel these params and types launch, for the resource report.
+  std::function<const void*(const Params&, Layout, InputType, OutputType)> kernel;
+};
+
+int run_tc_step(int argc, char** argv, const TcStepDescription& step);
+
+}  // namespace gemm

@@ -1,0 +1,168 @@
+// Step 11, WMMA: the index math, shared by the kernel and the host tests.
+//
+// The first tensor-core step. A warp multiplies 16 x 16 tiles with wmma::mma_sync: the operands
+// come from shared memory as "fragments" (wmma::load_matrix_sync), whose distribution over the 32
+// lanes the hardware decides. What this file decides is everything around it:
+//  - the block tile BM x BN is cut into warp tiles WM x WN, each a grid of 16 x 16 fragments;
+//  - A and B are staged in shared memory in ONE layout, whatever their layout in global memory:
+//    a_tile[m][k] and b_tile[k][n], rows padded by 8 elements (16 bytes). The compute loop is then
+//    the same for NN, NT and TN;
+//  - the copies read global memory in 16-byte chunks of 8 consecutive elements along the stored
+//    rows, so they stay coalesced in every layout; the transpose (A in TN, B in NT) happens while a
+//    chunk is written to shared memory, element by element.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "dispatch.hpp"
+#include "hd.hpp"
+#include "options.hpp"
+
+namespace step11 {
+
+using gemm::ceil_div;
+using gemm::GemmShape;
+using gemm::Layout;
+using gemm::LaunchShape;
+
+constexpr int kFragment = 16;  // wmma tile side (m16n16k16)
+constexpr int kChunk = 8;      // 16-bit elements per 16-byte copy
+constexpr int kPad = 8;        // elements added to each shared row (keeps 32-byte fragment alignment)
+constexpr int kWarpSize = 32;
+
+struct Config {
+  int bm, bn, bk;  // block tile
+  int wm, wn;      // warp tile (multiples of 16)
+  GEMM_HD constexpr bool operator==(const Config& o) const {
+    return bm == o.bm && bn == o.bn && bk == o.bk && wm == o.wm && wn == o.wn;
+  }
+};
+
+GEMM_HD constexpr int warps(const Config& c) { return (c.bm / c.wm) * (c.bn / c.wn); }
+GEMM_HD constexpr int threads(const Config& c) { return warps(c) * kWarpSize; }
+GEMM_HD constexpr int a_stride(const Config& c) { return c.bk + kPad; }  // a_tile[BM][BK + 8]
+GEMM_HD constexpr int b_stride(const Config& c) { return c.bn + kPad; }  // b_tile[BK][BN + 8]
+
+// The compiled configurations; the first is the default (the blocked multi-warp kernel), the second
+// the minimal one the doc starts from: one warp per block, one 16 x 16 tile of C, K in steps of 16.
+constexpr Config kConfigs[] = {
+    {128, 128, 32, 32, 64},
+    {16, 16, 16, 16, 16},
+    {64, 64, 32, 32, 32},
+    {128, 128, 32, 64, 64},
+};
+constexpr int kConfigCount = int(sizeof(kConfigs) / sizeof(kConfigs[0]));
+
+inline const char* config_rule(const Config& c) {
+  if (c.bm <= 0 || c.bn <= 0 || c.bk <= 0 || c.wm <= 0 || c.wn <= 0) return "BM, BN, BK, WM and WN must be positive";
+  if (c.wm % kFragment || c.wn % kFragment || c.bk % kFragment) return "WM, WN and BK must be multiples of 16";
+  if (c.bm % c.wm || c.bn % c.wn) return "BM must be a multiple of WM and BN of WN";
+  if (gemm::index_of(kConfigs, c) >= 0) return "";
+  return "this combination is not compiled in; see the list in steps/11_wmma/mapping.hpp (--help)";
+}
+
+inline Config config_from(const std::map<std::string, int>& params) {
+  return {params.at("BM"), params.at("BN"), params.at("BK"), params.at("WM"), params.at("WN")};
+}
+
+GEMM_HD LaunchShape launch_shape(const GemmShape& shape, const Config& c) {
+  LaunchShape launch;
+  launch.grid = {ceil_div(shape.n, c.bn), ceil_div(shape.m, c.bm), 1};  // x walks the columns of C
+  launch.block = {threads(c), 1, 1};
+  return launch;
+}
+
+GEMM_HD int k_tiles(const GemmShape& shape, const Config& c) { return ceil_div(shape.k, c.bk); }
+
+// A warp's tile: warp w of the block covers rows warp_row * WM .. and columns warp_col * WN ..
+GEMM_HD int warp_row(int warp, const Config& c) { return warp / (c.bn / c.wn); }
+GEMM_HD int warp_col(int warp, const Config& c) { return warp % (c.bn / c.wn); }
+
+struct Chunk {
+  int row = 0, col = 0;  // of the STORED matrix (8 elements from col on)
+  bool valid = false;
+  int tile_row = 0, tile_col = 0;  // where element 0 of the chunk lands in the shared tile
+  bool transposed = false;         // element e lands at (tile_row + e, tile_col) instead of (tile_row, tile_col + e)
+};
+
+// Chunks per tile and per thread (the last round may be partial).
+GEMM_HD int a_chunks(const Config& c) { return c.bm * c.bk / kChunk; }
+GEMM_HD int b_chunks(const Config& c) { return c.bk * c.bn / kChunk; }
+GEMM_HD int copies(int chunks, const Config& c) { return ceil_div(chunks, threads(c)); }
+
+// Chunk `index` of the A tile of block row `block_m` at k-tile kt. NN and NT: A is stored M x K,
+// chunks run along k (a row of the tile); TN: A is stored K x M, chunks run along m and are written
+// down a column of the tile.
+GEMM_HD Chunk a_chunk(const GemmShape& s, Layout layout, const Config& c, int block_m, int kt, int index) {
+  Chunk ch;
+  if (layout != Layout::tn) {
+    const int per_row = c.bk / kChunk;
+    ch.tile_row = index / per_row;
+    ch.tile_col = (index % per_row) * kChunk;
+    ch.row = block_m * c.bm + ch.tile_row;
+    ch.col = kt * c.bk + ch.tile_col;
+    ch.valid = ch.row < s.m && ch.col < s.k;
+  } else {
+    const int per_row = c.bm / kChunk;
+    ch.tile_col = index / per_row;                // k
+    ch.tile_row = (index % per_row) * kChunk;     // m
+    ch.row = kt * c.bk + ch.tile_col;             // stored row: k
+    ch.col = block_m * c.bm + ch.tile_row;        // stored column: m
+    ch.valid = ch.row < s.k && ch.col < s.m;
+    ch.transposed = true;
+  }
+  return ch;
+}
+
+// Chunk `index` of the B tile. NN and TN: B is stored K x N, chunks along n (a row of the tile);
+// NT: B is stored N x K, chunks along k, written down a column of the tile.
+GEMM_HD Chunk b_chunk(const GemmShape& s, Layout layout, const Config& c, int block_n, int kt, int index) {
+  Chunk ch;
+  if (layout != Layout::nt) {
+    const int per_row = c.bn / kChunk;
+    ch.tile_row = index / per_row;                // k
+    ch.tile_col = (index % per_row) * kChunk;     // n
+    ch.row = kt * c.bk + ch.tile_row;
+    ch.col = block_n * c.bn + ch.tile_col;
+    ch.valid = ch.row < s.k && ch.col < s.n;
+  } else {
+    const int per_row = c.bk / kChunk;
+    ch.tile_col = index / per_row;                // n
+    ch.tile_row = (index % per_row) * kChunk;     // k
+    ch.row = block_n * c.bn + ch.tile_col;        // stored row: n
+    ch.col = kt * c.bk + ch.tile_row;             // stored column: k
+    ch.valid = ch.row < s.n && ch.col < s.k;
+    ch.transposed = true;
+  }
+  return ch;
+}
+
+// Stored shapes of A and B (rows x row length; the row length is the leading dimension).
+GEMM_HD int a_stored_rows(const GemmShape& s, Layout layout) { return layout == Layout::tn ? s.k : s.m; }
+GEMM_HD int a_stored_cols(const GemmShape& s, Layout layout) { return layout == Layout::tn ? s.m : s.k; }
+GEMM_HD int b_stored_rows(const GemmShape& s, Layout layout) { return layout == Layout::nt ? s.n : s.k; }
+GEMM_HD int b_stored_cols(const GemmShape& s, Layout layout) { return layout == Layout::nt ? s.k : s.n; }
+// A chunk is one 16-byte load when the stored rows start on 16 bytes (row length a multiple of 8;
+// K always is). Otherwise (M in TN, N in NN and TN not multiples of 8) its 8 elements are loaded
+// one by one, each checked against the edge: element_valid.
+GEMM_HD bool wide_rows(int stored_cols) { return stored_cols % kChunk == 0; }
+GEMM_HD bool element_valid(const Chunk& ch, int e, int stored_rows, int stored_cols) {
+  return ch.row < stored_rows && ch.col + e < stored_cols;
+}
+GEMM_HD long long stored_index(const Chunk& ch, int stored_cols) { return (long long)ch.row * stored_cols + ch.col; }
+// Shared offsets of element e of a chunk.
+GEMM_HD int a_tile_index(const Chunk& ch, const Config& c, int e) {
+  return ch.transposed ? (ch.tile_row + e) * a_stride(c) + ch.tile_col : ch.tile_row * a_stride(c) + ch.tile_col + e;
+}
+GEMM_HD int b_tile_index(const Chunk& ch, const Config& c, int e) {
+  return ch.transposed ? (ch.tile_row + e) * b_stride(c) + ch.tile_col : ch.tile_row * b_stride(c) + ch.tile_col + e;
+}
+
+// The fragments of a warp: fragment (i, j) of warp w covers the 16 x 16 tile of C starting at
+// these rows and columns of the block tile; at step kk of the k-tile it multiplies a_tile rows
+// from fragment_row, columns kk.., with b_tile rows kk.., columns from fragment_col.
+GEMM_HD int fragment_row(int warp, const Config& c, int i) { return warp_row(warp, c) * c.wm + i * kFragment; }
+GEMM_HD int fragment_col(int warp, const Config& c, int j) { return warp_col(warp, c) * c.wn + j * kFragment; }
+
+}  // namespace step11
