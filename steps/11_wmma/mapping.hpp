@@ -104,9 +104,13 @@ GEMM_HD Chunk a_chunk(const GemmShape& s, Layout layout, const Config& c, int bl
     ch.col = kt * c.bk + ch.tile_col;
     ch.valid = ch.row < s.m && ch.col < s.k;
   } else {
-    const int per_row = c.bm / kChunk;
-    ch.tile_col = index / per_row;                // k
-    ch.tile_row = (index % per_row) * kChunk;     // m
+    // Consecutive lanes: 2 chunks of one stored row (a 32-byte sector), then the next k. A warp
+    // then reads 16 whole sectors, and each transposed store instruction hits every bank at most
+    // twice (chunks 8 rows apart in the tile would all fall in one bank: 8 padded rows are a
+    // multiple of 32 words).
+    const int line = (index / 2) % c.bk, in_row = (index / 2 / c.bk) * 2 + index % 2;
+    ch.tile_col = line;                           // k
+    ch.tile_row = in_row * kChunk;                // m
     ch.row = kt * c.bk + ch.tile_col;             // stored row: k
     ch.col = block_m * c.bm + ch.tile_row;        // stored column: m
     ch.valid = ch.row < s.k && ch.col < s.m;
@@ -127,9 +131,9 @@ GEMM_HD Chunk b_chunk(const GemmShape& s, Layout layout, const Config& c, int bl
     ch.col = block_n * c.bn + ch.tile_col;
     ch.valid = ch.row < s.k && ch.col < s.n;
   } else {
-    const int per_row = c.bk / kChunk;
-    ch.tile_col = index / per_row;                // n
-    ch.tile_row = (index % per_row) * kChunk;     // k
+    const int line = (index / 2) % c.bn, in_row = (index / 2 / c.bn) * 2 + index % 2;  // as for A in TN
+    ch.tile_col = line;                           // n
+    ch.tile_row = in_row * kChunk;                // k
     ch.row = block_n * c.bn + ch.tile_col;        // stored row: n
     ch.col = kt * c.bk + ch.tile_row;             // stored column: k
     ch.valid = ch.row < s.n && ch.col < s.k;
