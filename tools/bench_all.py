@@ -24,6 +24,12 @@ STANDARD_SHAPES = "1024,2048,4096,8192,1000x999x1001,4095x4097x4093"
 # The CPU reference is not benchmarked here; the bank demos run with their own (fixed) shapes.
 NOT_BENCHMARKED = {"00"}
 DEMOS = {"03", "04"}
+# Tensor-core steps: K must be a multiple of 8, so their odd shapes keep K even; each runs every
+# layout with f16 and bf16 inputs (f32 out), and NN with f16 out.
+TENSOR_CORE = {"11", "12", "13"}
+TENSOR_CORE_SHAPES = "1024,2048,4096,8192,1000x999x1000,4095x4097x4096"
+TENSOR_CORE_RUNS = [["--layout", layout, "--dtype", dtype, "--out", "f32"] for dtype in ("f16", "bf16")
+                    for layout in ("nn", "nt", "tn")] + [["--layout", "nn", "--dtype", "f16", "--out", "f16"]]
 
 
 def git_commit():
@@ -77,26 +83,32 @@ def main():
     with tempfile.TemporaryDirectory() as scratch:
         for program in programs:
             name = os.path.basename(program)
-            json_path = os.path.join(scratch, name + ".json")
-            command = [program, "--json", json_path]
-            if name[:2] not in DEMOS:
-                command += ["--shapes", args.shapes] + args.extra.split()
-            print("$ " + " ".join(os.path.relpath(c, ROOT) if c.startswith(ROOT) else c for c in command), flush=True)
-            code = subprocess.run(command).returncode
-            if code == 77:
-                print(f"bench_all: {name} skipped (no suitable GPU)")
-                continue
-            if code not in (0, 1) or not os.path.exists(json_path):
-                print(f"bench_all: {name} exited {code} without results", file=sys.stderr)
-                failed.append(name)
-                continue
-            if code == 1:
-                failed.append(name)
-            document = results_lib.load(json_path)
-            device = device or document["device"]
-            for run in document["runs"]:
-                run["commit"], run["date"] = commit, document["date"]
-                runs.append(run)
+            if name[:2] in DEMOS:
+                variants = [[]]
+            elif name[:2] in TENSOR_CORE:
+                shapes = args.shapes if args.shapes != STANDARD_SHAPES else TENSOR_CORE_SHAPES
+                variants = [["--shapes", shapes] + extra + args.extra.split() for extra in TENSOR_CORE_RUNS]
+            else:
+                variants = [["--shapes", args.shapes] + args.extra.split()]
+            for number, variant in enumerate(variants):
+                json_path = os.path.join(scratch, f"{name}-{number}.json")
+                command = [program, "--json", json_path] + variant
+                print("$ " + " ".join(os.path.relpath(c, ROOT) if c.startswith(ROOT) else c for c in command), flush=True)
+                code = subprocess.run(command).returncode
+                if code == 77:
+                    print(f"bench_all: {name} skipped (no suitable GPU)")
+                    continue
+                if code not in (0, 1) or not os.path.exists(json_path):
+                    print(f"bench_all: {name} exited {code} without results", file=sys.stderr)
+                    failed.append(name)
+                    continue
+                if code == 1:
+                    failed.append(name)
+                document = results_lib.load(json_path)
+                device = device or document["device"]
+                for run in document["runs"]:
+                    run["commit"], run["date"] = commit, document["date"]
+                    runs.append(run)
     if not runs:
         print("bench_all: nothing ran (no suitable GPU?)", file=sys.stderr)
         return 77

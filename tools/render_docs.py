@@ -89,6 +89,8 @@ def results_table(attributes, documents):
         out.append("|---|---|---:|---:|---:|---:|---:|---:|---|")
         for run in runs:
             name = run["step"] + (f" ({run['variant']})" if run.get("variant") else "")
+            if run.get("dtype", "f32") != "f32":  # a tensor-core run: its layout and types
+                name += f" {run.get('layout', 'nn').upper()}, {run['dtype']} → {run.get('out', 'f32')}"
             for shape in run["shapes"]:
                 if wanted and (shape["m"], shape["n"], shape["k"]) not in wanted:
                     continue
