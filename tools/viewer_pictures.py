@@ -34,6 +34,7 @@ PICTURES = [
     ("viewer-access-10.png", ["--panel", "access", "--step", "10_double_buffering", "--shape", "128x256x32",
                               "--iteration", "0", "--instruction", "1"]),
     ("viewer-performance.png", ["--panel", "performance"]),
+    ("viewer-performance-tensor.png", ["--panel", "performance", "--perf", "tensor"]),
 ]
 
 

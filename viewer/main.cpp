@@ -45,7 +45,7 @@ constexpr int kExitGraphics = 3;
 // ---- Command line ---------------------------------------------------------------------------------
 
 struct Args {
-  std::string screenshot, geometry, panel = "all", step = "05_smem_tiling", variant, colour = "thread";
+  std::string screenshot, geometry, panel = "all", step = "05_smem_tiling", variant, colour = "thread", perf = "fp32";
   std::vector<std::string> results;  // files or folders; none: the checkout's docs/results and build/results
   GemmShape shape{64, 64, 64};
   float beta = 0;
@@ -64,6 +64,7 @@ const char* kUsage =
     "  --block X,Y          the block of the selected warp (default 0,0); --warp W (default 0)\n"
     "  --iteration I        the loop iteration shown (default: the first); --instruction J (its J-th)\n"
     "  --colour block|warp|thread   how the thread map is coloured (default thread)\n"
+    "  --perf fp32|tensor   the performance panel's runs: fp32 steps or tensor-core steps (default fp32)\n"
     "  --results PATH       a results file or folder, repeatable (default: docs/results of this\n"
     "                       checkout, and the build's results/ folder when a run wrote one)\n"
     "  --size WxH           window size in pixels (default 1600x900)\n"
@@ -121,6 +122,7 @@ Args parse(int argc, char** argv) {
     else if (arg == "--instruction") a.instruction = to_int(value, "--instruction");
     else if (arg == "--colour" || arg == "--color") a.colour = value;
     else if (arg == "--results") a.results.push_back(value);
+    else if (arg == "--perf") a.perf = value;
     else if (arg == "--screenshot") a.screenshot = value;
     else if (arg == "--geometry") a.geometry = value;
     else if (arg == "--panel") a.panel = value;
@@ -136,6 +138,7 @@ Args parse(int argc, char** argv) {
   if (a.panel != "thread" && a.panel != "access" && a.panel != "performance" && a.panel != "all")
     usage_error("--panel must be thread, access, performance or all");
   if (a.colour != "block" && a.colour != "warp" && a.colour != "thread") usage_error("--colour must be block, warp or thread");
+  if (a.perf != "fp32" && a.perf != "tensor") usage_error("--perf must be fp32 or tensor");
   if (a.geometry.empty() && !a.screenshot.empty()) a.geometry = a.screenshot + ".json";
   return a;
 }
@@ -195,10 +198,16 @@ struct App {
   std::future<AccessTotals> totals_future;
   std::string totals_key;
 
+  // The elements of the thread under the mouse (found once per thread, shown in the tooltip).
+  std::uint32_t hovered_key = 0xffffffffu;
+  std::vector<std::pair<int, int>> hovered_elements;
+  long long hovered_count = 0;
+
   // Results.
   std::vector<ResultsFile> results;
   int results_index = 0;
   int perf_shape = -1;
+  bool perf_tensor = false;  // the performance panel shows fp32 runs, or tensor-core runs
   std::string open_path, message;
   bool gpu_present = false;
   std::string bin_dir;
@@ -325,6 +334,22 @@ void thread_map_panel(App& app, ImVec2 size) {
     if (owner.block >= 0) {
       ImGui::Text("block (%d, %d), thread %d: warp %d, lane %d", owner.block_coord.x, owner.block_coord.y, owner.thread,
                   owner.warp, owner.lane);
+      const std::uint32_t key = std::uint32_t(owner.block) << 10 | std::uint32_t(owner.thread);
+      if (key != app.hovered_key || app.map_dirty) {
+        app.hovered_key = key;
+        app.hovered_elements.clear();
+        app.hovered_count = 0;
+        for (int rr = 0; rr < app.map.rows; ++rr)
+          for (int cc = 0; cc < app.map.cols; ++cc)
+            if (app.map.packed[size_t(rr) * size_t(app.map.cols) + size_t(cc)] == key) {
+              if (app.hovered_elements.size() < 8) app.hovered_elements.push_back({rr, cc});
+              ++app.hovered_count;
+            }
+      }
+      std::string owned;
+      for (const auto& [er, ec] : app.hovered_elements) owned += " (" + std::to_string(er) + "," + std::to_string(ec) + ")";
+      ImGui::Text("owns %lld element%s:%s%s", app.hovered_count, app.hovered_count == 1 ? "" : "s", owned.c_str(),
+                  app.hovered_count > 8 ? " ..." : "");
       ImGui::TextDisabled("click: show this warp's accesses");
     } else {
       ImGui::Text("outside the problem");
@@ -551,10 +576,17 @@ void performance_panel(App& app, ImVec2 size) {
     ImGui::PopStyleColor();
     return;
   }
+  // fp32 runs (against the fp32 peak) or tensor-core runs (f16/bf16 in): their scales differ tenfold.
+  if (ImGui::RadioButton("fp32 steps", !app.perf_tensor)) app.perf_tensor = false, app.perf_shape = -1;
+  ImGui::SameLine();
+  if (ImGui::RadioButton("tensor-core steps", app.perf_tensor)) app.perf_tensor = true, app.perf_shape = -1;
+  std::vector<const ResultRun*> shown_runs;
+  for (const auto& run : file.runs)
+    if (run.tensor_core() == app.perf_tensor) shown_runs.push_back(&run);
   // The shapes measured, square first.
   std::vector<std::array<int, 3>> shapes;
-  for (const auto& run : file.runs)
-    for (const auto& p : run.points)
+  for (const ResultRun* run : shown_runs)
+    for (const auto& p : run->points)
       if (std::find(shapes.begin(), shapes.end(), std::array<int, 3>{p.m, p.n, p.k}) == shapes.end())
         shapes.push_back({p.m, p.n, p.k});
   std::sort(shapes.begin(), shapes.end(), [](const auto& a, const auto& b) {
@@ -562,7 +594,7 @@ void performance_panel(App& app, ImVec2 size) {
     return sa != sb ? sa : a < b;
   });
   if (shapes.empty()) {
-    ImGui::Text("This file holds no GEMM runs.");
+    ImGui::Text(app.perf_tensor ? "This file holds no tensor-core runs." : "This file holds no fp32 GEMM runs.");
     return;
   }
   if (app.perf_shape < 0 || app.perf_shape >= int(shapes.size())) {
@@ -579,7 +611,9 @@ void performance_panel(App& app, ImVec2 size) {
       if (ImGui::Selectable(shape_name(shapes[i]).c_str(), int(i) == app.perf_shape)) app.perf_shape = int(i);
     ImGui::EndCombo();
   }
-  const double peak = file.fp32_peak_gflops();
+  // The fp32 peak for fp32 runs; for tensor-core runs no peak line (it depends on the clock the
+  // tensor cores sustain, which the results file does not record): cuBLAS is the line to reach.
+  const double peak = app.perf_tensor ? 0.0 : file.fp32_peak_gflops();
   const auto& sel = shapes[size_t(app.perf_shape)];
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -590,33 +624,47 @@ void performance_panel(App& app, ImVec2 size) {
   {
     const ImVec2 o = ImGui::GetCursorScreenPos();
     const float left = o.x + 40, bottom = o.y + chart_h, width = avail.x - 60;
-    std::vector<std::pair<const ResultRun*, const ResultPoint*>> bars;
+    struct Bar {
+      size_t run;  // index into shown_runs: the colour, the same as the run's line below
+      const ResultPoint* point;
+    };
+    std::vector<Bar> bars;
     double cublas = 0;
-    for (const auto& run : file.runs)
-      for (const auto& p : run.points)
-        if (p.m == sel[0] && p.n == sel[1] && p.k == sel[2]) bars.push_back({&run, &p}), cublas = std::max(cublas, p.cublas_gflops);
+    for (size_t r = 0; r < shown_runs.size(); ++r)
+      for (const auto& p : shown_runs[r]->points)
+        if (p.m == sel[0] && p.n == sel[1] && p.k == sel[2]) bars.push_back({r, &p}), cublas = std::max(cublas, p.cublas_gflops);
     const double top = std::max({peak, cublas, 1.0}) * 1.05;
+    app.shown["bars"] = nlohmann::json::array();
+    app.shown["bars_shape"] = {sel[0], sel[1], sel[2]};
     draw->AddLine({left, bottom}, {left + width, bottom}, IM_COL32(160, 160, 160, 255));
     const float bar_w = width / float(std::max<size_t>(bars.size(), 1));
     for (size_t i = 0; i < bars.size(); ++i) {
-      const float h = float(bars[i].second->gflops / top) * chart_h;
+      const ResultRun& run = *shown_runs[bars[i].run];
+      const ResultPoint& point = *bars[i].point;
+      const float h = float(point.gflops / top) * chart_h;
       const ImVec2 a{left + bar_w * float(i) + 3, bottom - h}, b{left + bar_w * float(i + 1) - 3, bottom};
-      draw->AddRectFilled(a, b, im(index_colour(std::uint32_t(i))));
-      draw->AddText({a.x, bottom + 2}, IM_COL32(200, 200, 200, 255), bars[i].first->step.substr(0, 2).c_str());
+      const Rgba colour = index_colour(std::uint32_t(bars[i].run));
+      draw->AddRectFilled(a, b, im(colour));
+      draw->AddText({a.x, bottom + 2}, IM_COL32(200, 200, 200, 255), run.step.substr(0, 2).c_str());
+      app.shown["bars"].push_back({{"label", run.label()}, {"gflops", point.gflops}, {"x0", a.x}, {"y0", a.y},
+                                   {"x1", b.x}, {"y1", b.y}, {"bottom", bottom}, {"chart_height", chart_h},
+                                   {"top_gflops", top}, {"colour", colour}});
       if (mouse.x >= a.x && mouse.x < b.x && mouse.y >= o.y && mouse.y < bottom) {
         ImGui::BeginTooltip();
-        ImGui::Text("%s at %s", bars[i].first->step.c_str(), shape_name(sel).c_str());
-        ImGui::Text("%.1f GFLOPS (%.3f ms), cuBLAS %.1f GFLOPS: %.1f%%", bars[i].second->gflops, bars[i].second->median_ms,
-                    bars[i].second->cublas_gflops, 100 * bars[i].second->gflops / std::max(1.0, bars[i].second->cublas_gflops));
-        ImGui::Text("commit %s, %s", bars[i].first->commit.substr(0, 10).c_str(), bars[i].first->date.c_str());
+        ImGui::Text("%s at %s", run.label().c_str(), shape_name(sel).c_str());
+        ImGui::Text("%.1f GFLOPS (%.3f ms), cuBLAS %.1f GFLOPS: %.1f%%", point.gflops, point.median_ms,
+                    point.cublas_gflops, 100 * point.gflops / std::max(1.0, point.cublas_gflops));
+        ImGui::Text("commit %s, %s", run.commit.substr(0, 10).c_str(), run.date.c_str());
         ImGui::EndTooltip();
       }
     }
     const float y_cublas = bottom - float(cublas / top) * chart_h, y_peak = bottom - float(peak / top) * chart_h;
     draw->AddLine({left, y_cublas}, {left + width, y_cublas}, IM_COL32(255, 210, 60, 255), 2);
     draw->AddText({left + 4, y_cublas - 15}, IM_COL32(255, 210, 60, 255), ("cuBLAS " + fmt_gflops(cublas)).c_str());
-    draw->AddLine({left, y_peak}, {left + width, y_peak}, IM_COL32(255, 90, 90, 255), 1);
-    draw->AddText({left + 4, y_peak - 15}, IM_COL32(255, 90, 90, 255), ("fp32 peak " + fmt_gflops(peak)).c_str());
+    if (peak > 0) {
+      draw->AddLine({left, y_peak}, {left + width, y_peak}, IM_COL32(255, 90, 90, 255), 1);
+      draw->AddText({left + 4, y_peak - 15}, IM_COL32(255, 90, 90, 255), ("fp32 peak " + fmt_gflops(peak)).c_str());
+    }
     ImGui::Dummy({avail.x, chart_h + 20});
   }
   // Lines: GFLOPS against size (square shapes), one line per step, cuBLAS dashed in yellow.
@@ -628,47 +676,52 @@ void performance_panel(App& app, ImVec2 size) {
     std::sort(sizes.begin(), sizes.end());
     const ImVec2 o = ImGui::GetCursorScreenPos();
     const float left = o.x + 40, bottom = o.y + chart_h, width = avail.x - 60;
-    double top = peak;
-    for (const auto& run : file.runs)
-      for (const auto& p : run.points) top = std::max({top, p.gflops, p.cublas_gflops});
+    double top = std::max(peak, 1.0);
+    for (const ResultRun* run : shown_runs)
+      for (const auto& p : run->points) top = std::max({top, p.gflops, p.cublas_gflops});
     top *= 1.05;
     draw->AddLine({left, bottom}, {left + width, bottom}, IM_COL32(160, 160, 160, 255));
     auto x_of = [&](size_t i) { return left + width * (sizes.size() > 1 ? float(i) / float(sizes.size() - 1) : 0.5f); };
     for (size_t i = 0; i < sizes.size(); ++i)
       draw->AddText({x_of(i) - 12, bottom + 2}, IM_COL32(200, 200, 200, 255), std::to_string(sizes[i]).c_str());
     std::string hover;
-    for (size_t r = 0; r < file.runs.size(); ++r) {
+    for (size_t r = 0; r < shown_runs.size(); ++r) {
       std::vector<ImVec2> points, cublas;
       for (size_t i = 0; i < sizes.size(); ++i)
-        for (const auto& p : file.runs[r].points)
+        for (const auto& p : shown_runs[r]->points)
           if (p.m == sizes[i] && p.n == sizes[i] && p.k == sizes[i]) {
             points.push_back({x_of(i), bottom - float(p.gflops / top) * chart_h});
             cublas.push_back({x_of(i), bottom - float(p.cublas_gflops / top) * chart_h});
             const ImVec2& q = points.back();
             if (std::abs(mouse.x - q.x) < 6 && std::abs(mouse.y - q.y) < 6)
-              hover = file.runs[r].step + " at " + std::to_string(sizes[i]) + "^3: " + std::to_string(int(p.gflops)) +
+              hover = shown_runs[r]->label() + " at " + std::to_string(sizes[i]) + "^3: " + std::to_string(int(p.gflops)) +
                       " GFLOPS, cuBLAS " + std::to_string(int(p.cublas_gflops));
           }
       if (r == 0 && cublas.size() > 1) draw->AddPolyline(cublas.data(), int(cublas.size()), IM_COL32(255, 210, 60, 255), 0, 2);
       if (points.size() > 1) draw->AddPolyline(points.data(), int(points.size()), im(index_colour(std::uint32_t(r))), 0, 2);
       for (const auto& q : points) draw->AddCircleFilled(q, 3, im(index_colour(std::uint32_t(r))));
     }
-    const float y_peak = bottom - float(peak / top) * chart_h;
-    draw->AddLine({left, y_peak}, {left + width, y_peak}, IM_COL32(255, 90, 90, 255), 1);
+    if (peak > 0) {
+      const float y_peak = bottom - float(peak / top) * chart_h;
+      draw->AddLine({left, y_peak}, {left + width, y_peak}, IM_COL32(255, 90, 90, 255), 1);
+    }
     if (!hover.empty()) ImGui::SetTooltip("%s", hover.c_str());
     ImGui::Dummy({avail.x, chart_h + 20});
     // Legend: one swatch per step, cuBLAS in yellow, the fp32 peak in red.
-    for (size_t r = 0; r < file.runs.size(); ++r) {
+    for (size_t r = 0; r < shown_runs.size(); ++r) {
       const ImVec2 at = ImGui::GetCursorScreenPos();
       draw->AddRectFilled({at.x, at.y + 3}, {at.x + 10, at.y + 13}, im(index_colour(std::uint32_t(r))));
       ImGui::Dummy({12, 14});
       ImGui::SameLine();
-      ImGui::Text("%s", file.runs[r].step.substr(0, 2).c_str());
+      ImGui::Text("%s", (shown_runs[r]->step.substr(0, 2) + " " + shown_runs[r]->types_label()).c_str());
       ImGui::SameLine();
+      if (ImGui::GetContentRegionAvail().x < 90) ImGui::NewLine();
     }
     ImGui::TextColored({1.0f, 0.82f, 0.24f, 1}, "cuBLAS");
-    ImGui::SameLine();
-    ImGui::TextColored({1.0f, 0.35f, 0.35f, 1}, "fp32 peak");
+    if (peak > 0) {
+      ImGui::SameLine();
+      ImGui::TextColored({1.0f, 0.35f, 0.35f, 1}, "fp32 peak");
+    }
   }
   if (app.gpu_present) {
     if (ImGui::Button("Run the selected step here") && !app.run_future.valid()) run_selected_step(app);
@@ -865,6 +918,7 @@ int main(int argc, char** argv) {
   app.shape = args.shape;
   app.beta = args.beta;
   app.params = args.params;
+  app.perf_tensor = args.perf == "tensor";
   app.colour_by = args.colour == "block" ? ColourBy::block : args.colour == "warp" ? ColourBy::warp : ColourBy::thread;
   if (!app.params.empty()) {
     const auto& configs = app.current().configs;
@@ -931,6 +985,10 @@ int main(int argc, char** argv) {
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;
   ImGui::StyleColorsDark();
+  // Without anti-aliased lines and fills ImGui emits a third of the vertices: the frame stays well
+  // under 16 ms with a software renderer (Mesa's llvmpipe in CI), at the cost of jagged chart lines.
+  ImGui::GetStyle().AntiAliasedLines = false;
+  ImGui::GetStyle().AntiAliasedFill = false;
   ImGui_ImplGlfw_InitForOpenGL(window, true);
   ImGui_ImplOpenGL3_Init("#version 330 core");
 

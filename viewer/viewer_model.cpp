@@ -257,6 +257,15 @@ AccessTotals launch_totals(const TracedProgram& program, const TraceProblem& pro
 
 // ---- Results files ------------------------------------------------------------------------------
 
+std::string ResultRun::types_label() const {
+  if (!tensor_core()) return "";
+  std::string upper = layout;
+  for (char& ch : upper) ch = char(ch - 'a' + 'A');
+  return upper + " " + dtype + "->" + out;
+}
+
+std::string ResultRun::label() const { return tensor_core() ? step + " " + types_label() : step; }
+
 double ResultsFile::fp32_peak_gflops() const {
   // FP32 lanes per SM by compute capability (the programming guide's throughput table), as in
   // tools/render_docs.py.
@@ -288,6 +297,9 @@ ResultsFile load_results(const std::string& path) {
       out.variant = run.value("variant", "");
       out.commit = run.value("commit", "");
       out.date = run.value("date", "");
+      out.dtype = run.value("dtype", "f32");
+      out.layout = run.value("layout", "nn");
+      out.out = run.value("out", "f32");
       for (const auto& shape : run.at("shapes")) {
         if (!shape.contains("time") || shape.at("time").is_null()) continue;
         ResultPoint p;
@@ -303,7 +315,7 @@ ResultsFile load_results(const std::string& path) {
       }
       if (!out.points.empty()) file.runs.push_back(out);
     }
-    std::sort(file.runs.begin(), file.runs.end(), [](const ResultRun& a, const ResultRun& b) { return a.step < b.step; });
+    std::sort(file.runs.begin(), file.runs.end(), [](const ResultRun& a, const ResultRun& b) { return a.label() < b.label(); });
   } catch (const std::exception& e) {
     file.runs.clear();
     file.error = path + ": " + e.what();

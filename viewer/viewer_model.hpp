@@ -107,6 +107,10 @@ struct ResultPoint {
 };
 struct ResultRun {
   std::string step, variant, commit, date;
+  std::string dtype = "f32", layout = "nn", out = "f32";  // tensor-core runs: their types and layout
+  bool tensor_core() const { return dtype != "f32"; }
+  std::string label() const;        // "09_warptiling" or "11_wmma NT bf16->f32"
+  std::string types_label() const;  // "" or "NT bf16->f32"
   std::vector<ResultPoint> points;
 };
 struct ResultsFile {

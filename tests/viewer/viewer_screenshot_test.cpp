@@ -252,6 +252,45 @@ TEST(ViewerScreenshots, OtherWarpsIterationsAndInstructions) {
   check_case({"02_gmem_coalescing", "", "40x40x8", 0.0f, 99, 0, 1});
 }
 
+TEST(ViewerScreenshots, PerformanceBarsAreTheResultsFile) {
+  // Every run of the results file measured at the bars' shape has one bar, of its GFLOPS' height
+  // and in its colour, for the fp32 and the tensor-core views.
+  const std::string path = GEMM_SOURCE_DIR "/docs/results/nvidia-h100-80gb-hbm3.json";
+  std::ifstream in(path);
+  const json results = json::parse(in);
+  for (const std::string kind : {"fp32", "tensor"}) {
+    const Shot shot = run_viewer("performance_" + kind, "--results " + quote(path) + " --perf " + kind);
+    ASSERT_EQ(shot.exit_code, 0) << shot.output;
+    const json& bars = shot.geometry["shown"]["bars"];
+    const json& shape = shot.geometry["shown"]["bars_shape"];
+    std::map<std::string, double> expected;  // label -> GFLOPS at that shape
+    for (const auto& run : results["runs"]) {
+      if (!run.contains("shapes") || (run.value("dtype", "f32") != "f32") != (kind == "tensor")) continue;
+      gv::ResultRun r;
+      r.step = run["step"];
+      r.dtype = run.value("dtype", "f32");
+      r.layout = run.value("layout", "nn");
+      r.out = run.value("out", "f32");
+      for (const auto& s : run["shapes"])
+        if (s["m"] == shape[0] && s["n"] == shape[1] && s["k"] == shape[2] && s.contains("time") && !s["time"].is_null())
+          expected[r.label()] = s["time"]["gflops"];
+    }
+    ASSERT_FALSE(expected.empty()) << kind;
+    ASSERT_EQ(bars.size(), expected.size()) << kind;
+    for (const auto& bar : bars) {
+      const std::string label = bar["label"];
+      ASSERT_EQ(expected.count(label), 1u) << label;
+      EXPECT_DOUBLE_EQ(double(bar["gflops"]), expected[label]) << label;
+      const double height = double(bar["y1"]) - double(bar["y0"]);
+      EXPECT_NEAR(height, expected[label] / double(bar["top_gflops"]) * double(bar["chart_height"]), 0.5) << label;
+      if (height >= 3) {
+        const int x = int((double(bar["x0"]) + double(bar["x1"])) / 2), y = int((double(bar["y0"]) + double(bar["y1"])) / 2);
+        EXPECT_EQ(shot.image.at(x, y), rgb(gv::Rgba(std::uint32_t(bar["colour"])))) << label;
+      }
+    }
+  }
+}
+
 TEST(ViewerScreenshots, MalformedOrMissingResultsGiveAMessageNotACrash) {
   const std::string bad = ::testing::TempDir() + "gemm_viewer_malformed.json";
   std::ofstream(bad) << "{\"device\": {\"name\": \"broken\"";
@@ -266,7 +305,8 @@ TEST(ViewerScreenshots, MalformedOrMissingResultsGiveAMessageNotACrash) {
 }
 
 TEST(ViewerScreenshots, BadArgumentsAreUsageErrors) {
-  for (const char* args : {"--step 99_nothing", "--shape 0x4x4", "--warp 999", "--panel nowhere", "--frames x"}) {
+  for (const char* args : {"--step 99_nothing", "--shape 0x4x4", "--warp 999", "--panel nowhere", "--frames x",
+                           "--perf maybe"}) {
     const Shot shot = run_viewer("usage", std::string(args));
     EXPECT_EQ(WEXITSTATUS(shot.exit_code), 2) << args << ": " << shot.output;
     EXPECT_NE(shot.output.find("gemm_viewer:"), std::string::npos) << args;
