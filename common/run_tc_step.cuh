@@ -6,6 +6,7 @@
 // layout timed the same way.
 #pragma once
 
+#include <cublas_v2.h>
 #include <cuda_runtime.h>
 
 #include <functional>
@@ -47,5 +48,9 @@ struct TcStepDescription {
 };
 
 int run_tc_step(int argc, char** argv, const TcStepDescription& step);
+
+// cublasGemmEx on a problem's inputs, layout and input type, f32 compute, writing C of `c_type`
+// to `c` (row-major, through cuBLAS's column-major view).
+void cublas_gemm_ex(cublasHandle_t handle, const TcProblem& problem, OutputType c_type, void* c);
 
 }  // namespace gemm
