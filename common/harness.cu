@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "cuda_check.cuh"
+#include "timer.cuh"
 
 namespace gemm {
 
@@ -65,9 +66,35 @@ void write_json_if_asked(const Options& options, const DeviceInfo& device, const
   std::printf("results written to %s\n", options.json_path.c_str());
 }
 
-int auto_reps(double estimate_ms) {
-  const int reps = estimate_ms > 0 ? int(kTargetTimedMs / estimate_ms) : kMaxReps;
-  return std::min(kMaxReps, std::max(kMinReps, reps));
+void time_against_cublas(LaunchTimer& timer, int warmup, int reps, const std::function<void()>& ours,
+                         const std::function<void()>& cublas, ShapeResult& result) {
+  for (int i = 0; i < warmup; ++i) {
+    ours();
+    cublas();
+  }
+  if (reps == 0) {
+    const double estimate_ms = std::max(timer.time_once(ours), timer.time_once(cublas));
+    reps = estimate_ms > 0 ? int(kTargetTimedMs / estimate_ms) : kMaxReps;
+    reps = std::min(kMaxReps, std::max(kMinReps, reps));
+  }
+  result.ours = timer.time(ours, reps);
+  result.cublas = timer.time(cublas, reps);
+  result.timed = true;
+}
+
+void finish_check(ShapeResult& result, bool guards_intact, const std::vector<float>& computed, const GemmShape& s,
+                  const std::string& step_name) {
+  result.checked = true;
+  result.verdict = result.error.passed && guards_intact ? Verdict::pass : Verdict::fail;
+  if (!guards_intact)
+    std::fprintf(stderr, "%s: shape %s: the kernel wrote outside C (guard zone changed)\n", step_name.c_str(),
+                 shape_text(s).c_str());
+  if (!result.error.passed) {
+    const std::size_t at = result.error.worst_index;
+    std::fprintf(stderr, "%s: shape %s: worst element C[%zu][%zu] = %g (%zu non-finite values)\n", step_name.c_str(),
+                 shape_text(s).c_str(), at / std::size_t(s.n), at % std::size_t(s.n), double(computed[at]),
+                 result.error.non_finite);
+  }
 }
 
 }  // namespace gemm

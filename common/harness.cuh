@@ -4,6 +4,8 @@
 
 #include <cuda_runtime.h>
 
+#include <functional>
+
 #include "hd.hpp"
 #include "options.hpp"
 #include "results.hpp"
@@ -22,7 +24,17 @@ KernelReport kernel_report(const void* function, const LaunchShape& launch, cons
 // Writes --json when it was given (a file that cannot be written is a usage error).
 void write_json_if_asked(const Options& options, const DeviceInfo& device, const StepRun& run);
 
-// Timing: enough repetitions for about kTargetTimedMs of measured time, within [kMinReps, kMaxReps].
-int auto_reps(double estimate_ms);
+class LaunchTimer;
+
+// Times the step and cuBLAS the same way: `warmup` launches of each first (module loading, cuBLAS's
+// kernel choice for a new shape, clocks), then `reps` timed launches each (0: enough for about a
+// second, 5..30), every one after an L2 flush.
+void time_against_cublas(LaunchTimer& timer, int warmup, int reps, const std::function<void()>& ours,
+                         const std::function<void()>& cublas, ShapeResult& result);
+
+// Sets the verdict of a checked shape and says on stderr what went wrong, if anything: a write
+// outside C, or the worst element (computed[] is C as floats).
+void finish_check(ShapeResult& result, bool guards_intact, const std::vector<float>& computed, const GemmShape& s,
+                  const std::string& step_name);
 
 }  // namespace gemm

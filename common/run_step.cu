@@ -159,32 +159,12 @@ class ShapeRunner {
       result.reference = "cublas-fp32";
       result.error = compare(computed.data(), reference.data(), count, kFp32Tolerance);
     }
-    result.checked = true;
-    result.verdict = result.error.passed && guards_intact ? Verdict::pass : Verdict::fail;
-    if (!guards_intact)
-      std::fprintf(stderr, "%s: shape %s: the kernel wrote outside C (guard zone changed)\n", step_.name.c_str(),
-                   shape_text(s).c_str());
-    if (!result.error.passed) {
-      const std::size_t at = result.error.worst_index;
-      std::fprintf(stderr, "%s: shape %s: worst element C[%zu][%zu] = %g (%zu non-finite values)\n",
-                   step_.name.c_str(), shape_text(s).c_str(), at / std::size_t(s.n), at % std::size_t(s.n),
-                   double(computed[at]), result.error.non_finite);
-    }
+    finish_check(result, guards_intact, computed, s, step_.name);
   }
 
   void time(ShapeResult& result, const Fp32Problem& ours, const Fp32Problem& theirs) {
-    auto run_ours = [&] { launch(ours); };
-    auto run_cublas = [&] { cublas_sgemm(cublas_, theirs); };
-    // Warm-up: module loading, cuBLAS's kernel selection for a new shape, clocks ramping up.
-    for (int i = 0; i < options_.warmup; ++i) {
-      run_ours();
-      run_cublas();
-    }
-    int reps = options_.reps;
-    if (reps == 0) reps = auto_reps(std::max(timer_.time_once(run_ours), timer_.time_once(run_cublas)));
-    result.ours = timer_.time(run_ours, reps);
-    result.cublas = timer_.time(run_cublas, reps);
-    result.timed = true;
+    time_against_cublas(
+        timer_, options_.warmup, options_.reps, [&] { launch(ours); }, [&] { cublas_sgemm(cublas_, theirs); }, result);
   }
 
   const StepDescription& step_;

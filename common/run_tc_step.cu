@@ -35,13 +35,6 @@ std::size_t elements(int rows, int cols) { return std::size_t(rows) * std::size_
 std::size_t in_bytes() { return 2; }
 std::size_t out_bytes(OutputType out) { return out == OutputType::f16 ? 2 : 4; }
 
-std::uint16_t to_bits(float value, InputType type) {
-  return type == InputType::bf16 ? __bfloat16_as_ushort(__float2bfloat16_rn(value)) : __half_as_ushort(__float2half_rn(value));
-}
-float from_bits(std::uint16_t bits, InputType type) {
-  return type == InputType::bf16 ? __bfloat162float(__ushort_as_bfloat16(bits)) : __half2float(__ushort_as_half(bits));
-}
-
 // One shape's inputs: logical A (M x K), B (K x N) and C as floats holding the rounded values, and
 // the 16-bit A and B as stored for the layout.
 struct TcInputs {
@@ -63,23 +56,23 @@ TcInputs make_tc_inputs(const GemmShape& s, const Options& o) {
   in.b_stored.resize(in.b.size());
   for (int m = 0; m < s.m; ++m)
     for (int k = 0; k < s.k; ++k) {
-      const std::uint16_t bits = to_bits(in.a[elements(m, s.k) + std::size_t(k)], o.dtype);
-      in.a[elements(m, s.k) + std::size_t(k)] = from_bits(bits, o.dtype);
+      const std::uint16_t bits = to_16bit(in.a[elements(m, s.k) + std::size_t(k)], o.dtype);
+      in.a[elements(m, s.k) + std::size_t(k)] = from_16bit(bits, o.dtype);
       const std::size_t at = o.layout == Layout::tn ? elements(k, s.m) + std::size_t(m) : elements(m, s.k) + std::size_t(k);
       in.a_stored[at] = bits;
     }
   for (int k = 0; k < s.k; ++k)
     for (int n = 0; n < s.n; ++n) {
-      const std::uint16_t bits = to_bits(in.b[elements(k, s.n) + std::size_t(n)], o.dtype);
-      in.b[elements(k, s.n) + std::size_t(n)] = from_bits(bits, o.dtype);
+      const std::uint16_t bits = to_16bit(in.b[elements(k, s.n) + std::size_t(n)], o.dtype);
+      in.b[elements(k, s.n) + std::size_t(n)] = from_16bit(bits, o.dtype);
       const std::size_t at = o.layout == Layout::nt ? elements(n, s.k) + std::size_t(k) : elements(k, s.n) + std::size_t(n);
       in.b_stored[at] = bits;
     }
   in.c_stored.resize(in.c.size() * out_bytes(o.out));
   for (std::size_t i = 0; i < in.c.size(); ++i) {
     if (o.out == OutputType::f16) {
-      const std::uint16_t bits = to_bits(in.c[i], InputType::f16);
-      in.c[i] = from_bits(bits, InputType::f16);
+      const std::uint16_t bits = to_16bit(in.c[i], InputType::f16);
+      in.c[i] = from_16bit(bits, InputType::f16);
       std::memcpy(&in.c_stored[2 * i], &bits, 2);
     } else {
       std::memcpy(&in.c_stored[4 * i], &in.c[i], 4);
@@ -94,7 +87,7 @@ std::vector<float> c_as_float(const std::vector<unsigned char>& bytes, OutputTyp
     if (out == OutputType::f16) {
       std::uint16_t bits;
       std::memcpy(&bits, &bytes[2 * i], 2);
-      values[i] = from_bits(bits, InputType::f16);
+      values[i] = from_16bit(bits, InputType::f16);
     } else {
       std::memcpy(&values[i], &bytes[4 * i], 4);
     }
@@ -169,31 +162,13 @@ class TcShapeRunner {
       result.reference = "cublas-gemmex-f32-out";
       result.error = compare(computed.data(), reference.data(), count, tolerance);
     }
-    result.checked = true;
-    result.verdict = result.error.passed && guards_intact ? Verdict::pass : Verdict::fail;
-    if (!guards_intact)
-      std::fprintf(stderr, "%s: shape %s: the kernel wrote outside C (guard zone changed)\n", step_.name.c_str(),
-                   shape_text(s).c_str());
-    if (!result.error.passed) {
-      const std::size_t at = result.error.worst_index;
-      std::fprintf(stderr, "%s: shape %s: worst element C[%zu][%zu] = %g (%zu non-finite values)\n", step_.name.c_str(),
-                   shape_text(s).c_str(), at / std::size_t(s.n), at % std::size_t(s.n), double(computed[at]),
-                   result.error.non_finite);
-    }
+    finish_check(result, guards_intact, computed, s, step_.name);
   }
 
   void time(ShapeResult& result, const TcProblem& ours, const TcProblem& theirs) {
-    auto run_ours = [&] { step_.launch(ours, o_.params, stream_); };
-    auto run_cublas = [&] { cublas_gemm_ex(cublas_, theirs, theirs.out, theirs.c); };
-    for (int i = 0; i < o_.warmup; ++i) {
-      run_ours();
-      run_cublas();
-    }
-    int reps = o_.reps;
-    if (reps == 0) reps = auto_reps(std::max(timer_.time_once(run_ours), timer_.time_once(run_cublas)));
-    result.ours = timer_.time(run_ours, reps);
-    result.cublas = timer_.time(run_cublas, reps);
-    result.timed = true;
+    time_against_cublas(
+        timer_, o_.warmup, o_.reps, [&] { step_.launch(ours, o_.params, stream_); },
+        [&] { cublas_gemm_ex(cublas_, theirs, theirs.out, theirs.c); }, result);
   }
 
   const TcStepDescription& step_;
@@ -298,6 +273,13 @@ void cublas_gemm_ex(cublasHandle_t handle, const TcProblem& p, OutputType c_type
   CUBLAS_CHECK(cublasGemmEx(handle, op_b, op_a, s.n, s.m, s.k, &p.alpha, p.b, cuda_type(p.dtype), ld_b, p.a,
                             cuda_type(p.dtype), ld_a, &p.beta, c, cuda_type(c_type), s.n, CUBLAS_COMPUTE_32F,
                             CUBLAS_GEMM_DEFAULT));
+}
+
+std::uint16_t to_16bit(float value, InputType type) {
+  return type == InputType::bf16 ? __bfloat16_as_ushort(__float2bfloat16_rn(value)) : __half_as_ushort(__float2half_rn(value));
+}
+float from_16bit(std::uint16_t bits, InputType type) {
+  return type == InputType::bf16 ? __bfloat162float(__ushort_as_bfloat16(bits)) : __half2float(__ushort_as_half(bits));
 }
 
 std::string tc_shape_rule(const GemmShape& s, Layout) {

@@ -9,6 +9,7 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -48,6 +49,10 @@ struct TcStepDescription {
 };
 
 int run_tc_step(int argc, char** argv, const TcStepDescription& step);
+
+// A float rounded to f16 or bf16 (its 16 bits), and back.
+std::uint16_t to_16bit(float value, InputType type);
+float from_16bit(std::uint16_t bits, InputType type);
 
 // cublasGemmEx on a problem's inputs, layout and input type, f32 compute, writing C of `c_type`
 // to `c` (row-major, through cuBLAS's column-major view).

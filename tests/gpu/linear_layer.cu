@@ -4,9 +4,6 @@
 // step would use (no copies, no explicit transposes) and compared with cublasGemmEx on the same
 // buffers and with a CPU fp64 reference on the same rounded values.
 // Exit codes: 0 all agree, 1 a product disagrees, 2 usage, 3 CUDA error, 77 no suitable GPU.
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
-
 #include <cstdio>
 #include <vector>
 
@@ -26,13 +23,6 @@ using gemm::InputType;
 using gemm::Layout;
 using gemm::OutputType;
 
-std::uint16_t to_bits(float v, InputType t) {
-  return t == InputType::bf16 ? __bfloat16_as_ushort(__float2bfloat16_rn(v)) : __half_as_ushort(__float2half_rn(v));
-}
-float from_bits(std::uint16_t b, InputType t) {
-  return t == InputType::bf16 ? __bfloat162float(__ushort_as_bfloat16(b)) : __half2float(__ushort_as_half(b));
-}
-
 // A row-major matrix, as 16-bit values on the device and as the same rounded values on the host.
 struct Matrix {
   int rows, cols;
@@ -43,8 +33,8 @@ struct Matrix {
     gemm::fill_uniform(host, seed, stream);
     std::vector<std::uint16_t> bits(host.size());
     for (size_t i = 0; i < host.size(); ++i) {
-      bits[i] = to_bits(host[i], type);
-      host[i] = from_bits(bits[i], type);
+      bits[i] = gemm::to_16bit(host[i], type);
+      host[i] = gemm::from_16bit(bits[i], type);
     }
     device.upload(bits);
   }
