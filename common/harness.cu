@@ -4,6 +4,8 @@
 #include <cstdio>
 
 #include "cuda_check.cuh"
+#include "exit_codes.hpp"
+#include "report.hpp"
 #include "timer.cuh"
 
 namespace gemm {
@@ -54,6 +56,20 @@ KernelReport kernel_report(const void* function, const LaunchShape& launch, cons
               kernel.registers, kernel.local_bytes, kernel.static_shared_bytes, kernel.threads_per_block,
               kernel.blocks_per_sm, 100.0 * kernel.occupancy);
   return kernel;
+}
+
+int run_shapes(const Options& options, const DeviceInfo& device, const std::vector<GemmShape>& shapes, StepRun& run,
+               const std::function<ShapeResult(const GemmShape&)>& run_shape) {
+  bool all_passed = true;
+  for (const GemmShape& s : shapes) {
+    ShapeResult result = run_shape(s);
+    all_passed = all_passed && result.verdict != Verdict::fail;
+    std::printf("%s\n", table_row(result).c_str());
+    std::fflush(stdout);
+    run.shapes.push_back(result);
+  }
+  write_json_if_asked(options, device, run);
+  return all_passed ? kExitOk : kExitWrongResult;
 }
 
 void write_json_if_asked(const Options& options, const DeviceInfo& device, const StepRun& run) {

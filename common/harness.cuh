@@ -21,6 +21,11 @@ void check_launch_limits(const GemmShape& shape, const LaunchShape& launch, cons
 // Registers, local memory, shared memory and occupancy of `function` at `launch`; printed as one line.
 KernelReport kernel_report(const void* function, const LaunchShape& launch, const cudaDeviceProp& prop);
 
+// Runs every shape, prints its table row as it finishes and adds it to `run`; writes --json.
+// Returns the exit code: 0 when every checked shape passed, 1 otherwise.
+int run_shapes(const Options& options, const DeviceInfo& device, const std::vector<GemmShape>& shapes, StepRun& run,
+               const std::function<ShapeResult(const GemmShape&)>& run_shape);
+
 // Writes --json when it was given (a file that cannot be written is a usage error).
 void write_json_if_asked(const Options& options, const DeviceInfo& device, const StepRun& run);
 

@@ -217,16 +217,7 @@ int run(int argc, char** argv, const StepDescription& step) {
   run.cublas_label = kCublasSgemmLabel;
   run.seed = options.seed;
   run.kernel = kernel;
-  bool all_passed = true;
-  for (const GemmShape& s : shapes) {
-    ShapeResult result = runner.run(s);
-    all_passed = all_passed && result.verdict != Verdict::fail;
-    std::printf("%s\n", table_row(result).c_str());
-    std::fflush(stdout);
-    run.shapes.push_back(result);
-  }
-  write_json_if_asked(options, device, run);
-  return all_passed ? kExitOk : kExitWrongResult;
+  return run_shapes(options, device, shapes, run, [&](const GemmShape& s) { return runner.run(s); });
 }
 
 }  // namespace
