@@ -108,7 +108,11 @@ Args parse(int argc, char** argv) {
       if (!(in >> m >> x1 >> n >> x2 >> k) || x1 != 'x' || x2 != 'x' || m < 1 || n < 1 || k < 1)
         usage_error("--shape must be MxNxK with each at least 1, got '" + value + "'");
       a.shape = {m, n, k};
-    } else if (arg == "--beta") a.beta = std::stof(value);
+    } else if (arg == "--beta") {
+      char* end = nullptr;
+      a.beta = std::strtof(value.c_str(), &end);
+      if (value.empty() || *end != '\0') usage_error("--beta must be a number, got '" + value + "'");
+    }
     else if (arg == "--param") {
       const auto eq = value.find('=');
       if (eq == std::string::npos) usage_error("--param must be KEY=VALUE, got '" + value + "'");

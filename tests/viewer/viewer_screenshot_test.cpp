@@ -306,7 +306,7 @@ TEST(ViewerScreenshots, MalformedOrMissingResultsGiveAMessageNotACrash) {
 
 TEST(ViewerScreenshots, BadArgumentsAreUsageErrors) {
   for (const char* args : {"--step 99_nothing", "--shape 0x4x4", "--warp 999", "--panel nowhere", "--frames x",
-                           "--perf maybe"}) {
+                           "--perf maybe", "--beta half"}) {
     const Shot shot = run_viewer("usage", std::string(args));
     EXPECT_EQ(WEXITSTATUS(shot.exit_code), 2) << args << ": " << shot.output;
     EXPECT_NE(shot.output.find("gemm_viewer:"), std::string::npos) << args;
