@@ -13,8 +13,12 @@ endfunction()
 # MIN_CC is the minimum compute capability as an integer (75, 80, 90): documented in --help,
 # checked at run time by the harness.
 # DEMO marks a program that is not a GEMM (the bank demos): it gets the demo tests, not the GEMM ones.
+# TENSOR_CORE marks an f16/bf16 step (run_tc_step); ALIGNED_ROWS one of those that copies whole
+# 16-byte chunks of the stored rows (cp.async, TMA) and so refuses rows that do not start on 16
+# bytes: its tests use shapes whose stored rows are multiples of 8 in NN and TN.
+# CUDA_ARCHITECTURES overrides the build's list for this step (step 13: 90a).
 function(gemm_add_step name)
-  cmake_parse_arguments(STEP "DEMO;TENSOR_CORE" "" "SOURCES" ${ARGN})
+  cmake_parse_arguments(STEP "DEMO;TENSOR_CORE;ALIGNED_ROWS" "" "SOURCES;CUDA_ARCHITECTURES" ${ARGN})
   if(NOT STEP_SOURCES)
     set(STEP_SOURCES main.cu)
   endif()
@@ -24,6 +28,12 @@ function(gemm_add_step name)
   target_compile_options(${name} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)
   set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
   gemm_warnings(${name})
+  if(STEP_CUDA_ARCHITECTURES)
+    set_target_properties(${name} PROPERTIES CUDA_ARCHITECTURES "${STEP_CUDA_ARCHITECTURES}")
+  endif()
+  if(STEP_ALIGNED_ROWS)
+    set_property(GLOBAL APPEND PROPERTY GEMM_ALIGNED_ROWS_STEPS ${name})
+  endif()
   if(STEP_DEMO)
     set_property(GLOBAL APPEND PROPERTY GEMM_DEMO_STEPS ${name})
   elseif(STEP_TENSOR_CORE)

@@ -14,7 +14,7 @@ std::string version_string(int version) {
 std::string capability(int cc) { return std::to_string(cc / 10) + "." + std::to_string(cc % 10); }
 }  // namespace
 
-DeviceInfo select_device(int device, int min_cc, const std::string& step_name) {
+DeviceInfo select_device(int device, int min_cc, const std::string& step_name, int only_cc) {
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
   if (status != cudaSuccess || count == 0) {
@@ -22,7 +22,7 @@ DeviceInfo select_device(int device, int min_cc, const std::string& step_name) {
     throw NoSuitableGpu(step_name + ": no CUDA GPU found (" +
                         std::string(status == cudaSuccess ? "no devices" : cudaGetErrorString(status)) +
                         "); this step needs an NVIDIA GPU of compute capability " + capability(min_cc) +
-                        " or newer and a working driver");
+                        (only_cc != 0 ? " exactly" : " or newer") + " and a working driver");
   }
   if (device >= count)
     throw UsageError("--device " + std::to_string(device) + " does not exist; this machine has " + std::to_string(count) +
@@ -57,6 +57,10 @@ DeviceInfo select_device(int device, int min_cc, const std::string& step_name) {
   if (cc < min_cc)
     throw NoSuitableGpu(step_name + ": " + info.name + " has compute capability " + capability(cc) +
                         "; this step needs " + capability(min_cc) + " or newer");
+  if (only_cc != 0 && cc != only_cc)
+    throw NoSuitableGpu(step_name + ": " + info.name + " has compute capability " + capability(cc) +
+                        "; this step is built for sm_" + std::to_string(only_cc) +
+                        "a, whose instructions run on compute capability " + capability(only_cc) + " GPUs only");
   return info;
 }
 

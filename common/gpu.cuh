@@ -15,9 +15,10 @@ struct NoSuitableGpu : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Selects `device` and checks it has at least `min_cc` (e.g. 75 for 7.5). Throws NoSuitableGpu with
-// a message that names what the step needs.
-DeviceInfo select_device(int device, int min_cc, const std::string& step_name);
+// Selects `device` and checks it has at least `min_cc` (e.g. 75 for 7.5) and, when `only_cc` is set,
+// exactly that capability (code built for an "a" target such as sm_90a runs on that one
+// architecture alone). Throws NoSuitableGpu with a message that names what the step needs.
+DeviceInfo select_device(int device, int min_cc, const std::string& step_name, int only_cc = 0);
 
 // "GPU: NVIDIA H100 80GB HBM3 | cc 9.0 | 132 SMs | 1980 MHz | driver 13.0, runtime 13.0, cuBLAS 13.0.0"
 std::string device_header(const DeviceInfo& info);

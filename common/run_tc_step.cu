@@ -194,12 +194,12 @@ int run(int argc, char** argv, const TcStepDescription& step) {
     throw UsageError("--dtype bf16 with --out f16: cuBLAS has no bf16-in, f16-out GEMM to compare with; use --out f32");
   const std::vector<GemmShape> shapes = options.shapes.empty() ? default_shapes() : options.shapes;
   for (const GemmShape& s : shapes) {
-    const std::string rule = tc_shape_rule(s, options.layout);
+    const std::string rule = step.shape_rule ? step.shape_rule(s, options.layout) : tc_shape_rule(s, options.layout);
     if (!rule.empty()) throw UsageError("shape " + shape_text(s) + " (layout " + to_string(options.layout) + "): " + rule);
   }
   // bf16 tensor-core instructions need compute capability 8.0.
   const int min_cc = options.dtype == InputType::bf16 ? std::max(step.min_cc, 80) : step.min_cc;
-  const DeviceInfo device = select_device(options.device, min_cc, step.name);
+  const DeviceInfo device = select_device(options.device, min_cc, step.name, step.only_cc);
   cudaDeviceProp prop{};
   CUDA_CHECK(cudaGetDeviceProperties(&prop, options.device));
   std::size_t free_bytes = 0, total_bytes = 0;
@@ -276,6 +276,18 @@ float from_16bit(std::uint16_t bits, InputType type) {
 std::string tc_shape_rule(const GemmShape& s, Layout) {
   // M and N may be anything: rows whose length is not a multiple of 8 are copied element by element.
   if (s.k % 8 != 0) return "K must be a multiple of 8 (the k-steps of the tensor cores read 16-byte runs of K)";
+  return "";
+}
+
+std::string tc_aligned_rows_rule(const GemmShape& s, Layout layout) {
+  const std::string k_rule = tc_shape_rule(s, layout);
+  if (!k_rule.empty()) return k_rule;
+  const char* why = " (rows are copied in 16-byte chunks, so each stored row must start on 16 bytes)";
+  if (layout == Layout::tn && s.m % 8 != 0)
+    return std::string("layout tn stores A as K x M: M must be a multiple of 8") + why + "; or use layout nt";
+  if (layout != Layout::nt && s.n % 8 != 0)
+    return std::string("layout ") + to_string(layout) + " stores B as K x N: N must be a multiple of 8" + why +
+           "; or use layout nt";
   return "";
 }
 

@@ -36,11 +36,19 @@ struct TcProblem {
 
 // The shapes the tensor-core steps take: "" or the rule a shape breaks (K a multiple of 8).
 std::string tc_shape_rule(const GemmShape& shape, Layout layout);
+// The stricter rule of steps that copy whole 16-byte chunks of the stored rows (cp.async, TMA): K
+// a multiple of 8 and every stored row (leading dimension) a multiple of 8 elements, so that each
+// row starts on 16 bytes. Which of M and N are stored row lengths depends on the layout: N for B in
+// NN and TN, M for A in TN; in NT neither, so any M and N.
+std::string tc_aligned_rows_rule(const GemmShape& shape, Layout layout);
 
 struct TcStepDescription {
   std::string name, title;
   int min_cc = 75;
+  int only_cc = 0;  // nonzero: runs on exactly this compute capability (sm_90a code: 90)
   std::vector<ParamSpec> params;
+  // "" or the rule a shape breaks; empty function: tc_shape_rule.
+  std::function<std::string(const GemmShape&, Layout)> shape_rule;
   std::function<std::string(const Params&)> check_params;
   std::function<LaunchShape(const GemmShape&, const Params&)> launch_shape;
   std::function<void(const TcProblem&, const Params&, cudaStream_t)> launch;

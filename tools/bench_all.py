@@ -28,6 +28,10 @@ DEMOS = {"03", "04"}
 # layout with f16 and bf16 inputs (f32 out), and NN with f16 out.
 TENSOR_CORE = {"11", "12", "13"}
 TENSOR_CORE_SHAPES = "1024,2048,4096,8192,1000x999x1000,4095x4097x4096"
+# Steps that copy whole 16-byte chunks (cp.async, TMA) need stored rows that are multiples of 8
+# elements in every layout: their odd shapes are ragged against the tiles, not against 8.
+ALIGNED_ROWS = {"12", "13"}
+ALIGNED_ROWS_SHAPES = "1024,2048,4096,8192,1000x1000x1000,4088x4104x4096"
 TENSOR_CORE_RUNS = [["--layout", layout, "--dtype", dtype, "--out", "f32"] for dtype in ("f16", "bf16")
                     for layout in ("nn", "nt", "tn")] + [["--layout", "nn", "--dtype", "f16", "--out", "f16"]]
 
@@ -86,7 +90,8 @@ def main():
             if name[:2] in DEMOS:
                 variants = [[]]
             elif name[:2] in TENSOR_CORE:
-                shapes = args.shapes if args.shapes != STANDARD_SHAPES else TENSOR_CORE_SHAPES
+                standard = ALIGNED_ROWS_SHAPES if name[:2] in ALIGNED_ROWS else TENSOR_CORE_SHAPES
+                shapes = args.shapes if args.shapes != STANDARD_SHAPES else standard
                 variants = [["--shapes", shapes] + extra + args.extra.split() for extra in TENSOR_CORE_RUNS]
             else:
                 variants = [["--shapes", args.shapes] + args.extra.split()]

@@ -1,0 +1,294 @@
+// Step 12, mma.sync pipeline: C = alpha*A*B + beta*C with mma.sync.m16n8k16 fed by ldmatrix from
+// swizzled shared tiles, which cp.async fills STAGES k-tiles ahead. f16 or bf16 inputs, f32
+// accumulation, f32 or f16 output, layouts NN, NT and TN: the layout decides only whether ldmatrix
+// transposes (mapping.hpp), never the copies or the compute loop.
+#pragma once
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstdint>
+#include <type_traits>
+
+#include "cuda_check.cuh"
+#include "dispatch.hpp"
+#include "mapping.hpp"
+#include "run_tc_step.cuh"
+
+namespace step12 {
+
+// --- The four instructions this step is about, as inline PTX (sm_80+) ----------------------------
+
+__device__ __forceinline__ std::uint32_t shared_address(const void* pointer) {
+  return static_cast<std::uint32_t>(__cvta_generic_to_shared(pointer));
+}
+
+// 16 bytes global -> shared without passing through registers; a source size of 0 writes zeros
+// (the chunks outside the matrix) and reads nothing.
+__device__ __forceinline__ void cp_async_16(std::uint32_t shared, const void* global, bool inside) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(shared), "l"(global), "r"(inside ? 16 : 0));
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int kPending>
+__device__ __forceinline__ void cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending));
+}
+
+template <bool kTranspose>
+__device__ __forceinline__ void ldmatrix_x4(std::uint32_t (&r)[4], std::uint32_t shared) {
+  if constexpr (kTranspose)
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(shared));
+  else
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(shared));
+}
+
+// d += a * b for one 16 x 8 x 16 tile; a: 4 registers of 2 inputs, b: 2, d: 4 floats.
+template <typename In>
+__device__ __forceinline__ void mma_16x8x16(float (&d)[4], const std::uint32_t (&a)[4], std::uint32_t b0, std::uint32_t b1) {
+  if constexpr (std::is_same_v<In, __half>)
+    asm volatile(
+        "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+        "{%0, %1, %2, %3};\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+  else
+    asm volatile(
+        "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+        "{%0, %1, %2, %3};\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+
+// --- Output conversion --------------------------------------------------------------------------
+
+template <typename Out>
+__device__ __forceinline__ float out_to_float(Out v) {
+  if constexpr (std::is_same_v<Out, float>) return v;
+  else return __half2float(v);
+}
+template <typename Out>
+__device__ __forceinline__ Out float_to_out(float v) {
+  if constexpr (std::is_same_v<Out, float>) return v;
+  else return __float2half_rn(v);
+}
+// Two neighbouring elements of a row of C (col, col + 1), in one store when the pair is aligned
+// (N even: every row starts on an even element).
+template <typename Out>
+__device__ __forceinline__ void store_pair(Out* at, int col, const GemmShape& shape, float v0, float v1, float alpha,
+                                           float beta) {
+  v0 *= alpha, v1 *= alpha;
+  const bool both = col + 1 < shape.n;
+  if (beta != 0.0f) {  // BLAS: C is read only when beta != 0
+    v0 += beta * out_to_float(at[0]);
+    if (both) v1 += beta * out_to_float(at[1]);
+  }
+  if (both && shape.n % 2 == 0) {
+    if constexpr (std::is_same_v<Out, float>) *reinterpret_cast<float2*>(at) = make_float2(v0, v1);
+    else *reinterpret_cast<__half2*>(at) = __floats2half2_rn(v0, v1);
+  } else {
+    at[0] = float_to_out<Out>(v0);
+    if (both) at[1] = float_to_out<Out>(v1);
+  }
+}
+
+// --- The kernel ---------------------------------------------------------------------------------
+
+// One operand's copies for this thread: the tile chunk each fills (a fixed shared offset within a
+// stage) and its source at k-tile 0, stepped by a fixed amount per k-tile.
+template <typename In, int kCopies>
+struct OperandCopies {
+  std::uint32_t shared[kCopies];
+  const In* source[kCopies];
+  int k0[kCopies];     // k coordinate at k-tile 0
+  bool mn_inside[kCopies];
+};
+
+template <typename In, int kCopies>
+__device__ __forceinline__ OperandCopies<In, kCopies> plan_copies(const OperandTile& t, const Stored& s,
+                                                                  const In* matrix, int mn_origin, const Config& cfg) {
+  OperandCopies<In, kCopies> plan;
+#pragma unroll
+  for (int i = 0; i < kCopies; ++i) {
+    const Copy c = copy_at(t, mn_origin, int(threadIdx.x) + i * threads(cfg));
+    plan.shared[i] = std::uint32_t(tile_offset(t, c.row, c.chunk) * kElementBytes);
+    plan.source[i] = matrix + copy_source(t, c, s, cfg, 0);
+    plan.k0[i] = copy_k(t, c, cfg, 0);
+    plan.mn_inside[i] = t.k_major ? c.stored_row < s.rows : c.stored_col < s.cols;
+  }
+  return plan;
+}
+
+template <typename In, int kCopies>
+__device__ __forceinline__ void issue_copies(const OperandCopies<In, kCopies>& plan, std::uint32_t tile, int kt,
+                                             long long step, int k_extent, const Config& cfg) {
+#pragma unroll
+  for (int i = 0; i < kCopies; ++i) {
+    const bool inside = plan.mn_inside[i] && plan.k0[i] + kt * cfg.bk < k_extent;
+    cp_async_16(tile + plan.shared[i], plan.source[i] + (inside ? kt * step : 0), inside);
+  }
+}
+
+template <Layout kLayout, typename In, typename Out, int kConfig>
+__global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
+    mma_pipeline_gemm(GemmShape shape, float alpha, const In* __restrict__ a, const In* __restrict__ b, float beta,
+                      Out* __restrict__ c) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  constexpr Config cfg = kConfigs[kConfig];
+  constexpr OperandTile kA = a_tile(kLayout, cfg), kB = b_tile(kLayout, cfg);
+  constexpr int kACopies = tile_chunks(kA) / threads(cfg), kBCopies = tile_chunks(kB) / threads(cfg);
+  constexpr int kFragRows = cfg.wm / kMmaM, kFragCols = cfg.wn / kMmaN;
+  constexpr std::uint32_t kATileBytes = tile_elements(kA) * kElementBytes;
+  constexpr std::uint32_t kStageBytes = stage_elements(kLayout, cfg) * kElementBytes;
+
+  extern __shared__ __align__(128) unsigned char stages[];  // STAGES x (A tile, B tile), swizzled
+  const std::uint32_t stage0 = shared_address(stages);
+  const int warp = int(threadIdx.x) / kWarpSize, lane = int(threadIdx.x) % kWarpSize;
+  const int block_m = int(blockIdx.y) * cfg.bm, block_n = int(blockIdx.x) * cfg.bn;
+
+  const Stored a_shape = a_stored(shape, kLayout), b_shape = b_stored(shape, kLayout);
+  const auto a_copies = plan_copies<In, kACopies>(kA, a_shape, a, block_m, cfg);
+  const auto b_copies = plan_copies<In, kBCopies>(kB, b_shape, b, block_n, cfg);
+  const long long a_step = copy_source_step(kA, a_shape, cfg), b_step = copy_source_step(kB, b_shape, cfg);
+  auto load_stage = [&](int stage, int kt) {
+    const std::uint32_t tile = stage0 + std::uint32_t(stage) * kStageBytes;
+    issue_copies(a_copies, tile, kt, a_step, shape.k, cfg);
+    issue_copies(b_copies, tile + kATileBytes, kt, b_step, shape.k, cfg);
+  };
+
+  // Each lane's ldmatrix addresses within a stage, for every fragment of every k-step (byte offsets,
+  // swizzled): fixed for the whole kernel.
+  const int warp_m = warp_row(warp, cfg) * cfg.wm, warp_n = warp_col(warp, cfg) * cfg.wn;
+  auto a_fragment_offset = [&](int i, int kk) {
+    const Spot s = a_ldmatrix_spot(kA.k_major, warp_m + i * kMmaM, kk, lane);
+    return std::uint32_t(tile_offset(kA, s.row, s.chunk) * kElementBytes);
+  };
+  auto b_fragment_offset = [&](int j, int kk) {  // j: a pair of n8 tiles
+    const Spot s = b_ldmatrix_spot(kB.k_major, warp_n + j * 16, kk, lane);
+    return std::uint32_t(kATileBytes + tile_offset(kB, s.row, s.chunk) * kElementBytes);
+  };
+
+  float acc[kFragRows][kFragCols][4];
+#pragma unroll
+  for (int i = 0; i < kFragRows; ++i)
+#pragma unroll
+    for (int j = 0; j < kFragCols; ++j)
+#pragma unroll
+      for (int r = 0; r < 4; ++r) acc[i][j][r] = 0.0f;
+
+  const int tiles = k_tiles(shape, cfg);
+  // Prologue: STAGES - 1 k-tiles in flight (a group per k-tile, empty past the end, so that the
+  // group count and the wait below stay in step).
+#pragma unroll
+  for (int s = 0; s < cfg.stages - 1; ++s) {
+    if (s < tiles) load_stage(s, s);
+    cp_async_commit();
+  }
+  int read_stage = 0, write_stage = cfg.stages - 1;
+  for (int kt = 0; kt < tiles; ++kt) {
+    // k-tile kt has landed (at most STAGES - 2 younger groups pending), and every warp has finished
+    // reading the stage the next copy overwrites (it held k-tile kt - 1).
+    cp_async_wait<cfg.stages - 2>();
+    __syncthreads();
+    if (kt + cfg.stages - 1 < tiles) load_stage(write_stage, kt + cfg.stages - 1);
+    cp_async_commit();
+
+    const std::uint32_t tile = stage0 + std::uint32_t(read_stage) * kStageBytes;
+#pragma unroll
+    for (int kk = 0; kk < cfg.bk; kk += kMmaK) {
+      std::uint32_t a_frag[kFragRows][4], b_frag[kFragCols / 2][4];
+#pragma unroll
+      for (int i = 0; i < kFragRows; ++i) ldmatrix_x4<!kA.k_major>(a_frag[i], tile + a_fragment_offset(i, kk));
+#pragma unroll
+      for (int j = 0; j < kFragCols / 2; ++j) ldmatrix_x4<!kB.k_major>(b_frag[j], tile + b_fragment_offset(j, kk));
+#pragma unroll
+      for (int i = 0; i < kFragRows; ++i)
+#pragma unroll
+        for (int j = 0; j < kFragCols; ++j)
+          mma_16x8x16<In>(acc[i][j], a_frag[i], b_frag[j / 2][(j % 2) * 2], b_frag[j / 2][(j % 2) * 2 + 1]);
+    }
+    read_stage = read_stage + 1 == cfg.stages ? 0 : read_stage + 1;
+    write_stage = write_stage + 1 == cfg.stages ? 0 : write_stage + 1;
+  }
+  cp_async_wait<0>();  // no copy may still be writing shared memory when the block exits
+
+  // Epilogue: straight from the accumulators; each lane holds pairs of neighbouring columns.
+#pragma unroll
+  for (int i = 0; i < kFragRows; ++i)
+#pragma unroll
+    for (int j = 0; j < kFragCols; ++j)
+#pragma unroll
+      for (int half = 0; half < 2; ++half) {
+        const int row = block_m + fragment_row(warp, cfg, i) + accumulator_row(lane, 2 * half);
+        const int col = block_n + fragment_col(warp, cfg, j) + accumulator_col(lane, 2 * half);
+        if (row < shape.m && col < shape.n)
+          store_pair(c + (long long)row * shape.n + col, col, shape, acc[i][j][2 * half], acc[i][j][2 * half + 1], alpha,
+                     beta);
+      }
+#endif  // sm_80+: the harness refuses older GPUs before launching (min_cc)
+}
+
+inline int config_index(const Config& c) { return gemm::index_of(kConfigs, c); }
+
+template <typename T>
+struct TypeTag {
+  using type = T;
+};
+
+// Calls f(kernel) with the instance these types, layout and params select.
+template <typename F>
+void with_kernel(gemm::Layout layout, gemm::InputType dtype, gemm::OutputType out, const gemm::Params& params, F&& f) {
+  gemm::dispatch_index<kConfigCount>(config_index(config_from(params)), [&](auto index) {
+    constexpr int k = decltype(index)::value;
+    auto with_in = [&](auto in_tag) {
+      using In = typename decltype(in_tag)::type;
+      auto with_out = [&](auto out_tag) {
+        using Out = typename decltype(out_tag)::type;
+        switch (layout) {
+          case gemm::Layout::nn: f(mma_pipeline_gemm<gemm::Layout::nn, In, Out, k>); break;
+          case gemm::Layout::nt: f(mma_pipeline_gemm<gemm::Layout::nt, In, Out, k>); break;
+          case gemm::Layout::tn: f(mma_pipeline_gemm<gemm::Layout::tn, In, Out, k>); break;
+        }
+      };
+      // bf16 in with f16 out has no cuBLAS counterpart and is refused before launch: not compiled.
+      if (out == gemm::OutputType::f16 && std::is_same_v<In, __half>) with_out(TypeTag<__half>{});
+      else with_out(TypeTag<float>{});
+    };
+    if (dtype == gemm::InputType::bf16) with_in(TypeTag<__nv_bfloat16>{});
+    else with_in(TypeTag<__half>{});
+  });
+}
+
+// The kernel for these params and types, allowed the dynamic shared memory its stages need (above
+// 48 KB a kernel must opt in); set once per instance, not in front of every timed launch.
+inline const void* kernel_for(const gemm::Params& params, gemm::Layout layout, gemm::InputType dtype,
+                              gemm::OutputType out) {
+  const void* function = nullptr;
+  with_kernel(layout, dtype, out, params, [&](auto kernel) { function = reinterpret_cast<const void*>(kernel); });
+  static std::map<const void*, bool> opted_in;
+  if (!opted_in[function]) {
+    CUDA_CHECK(cudaFuncSetAttribute(function, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    shared_bytes(config_from(params))));
+    opted_in[function] = true;
+  }
+  return function;
+}
+
+template <typename In, typename Out>
+void launch_kernel(void (*kernel)(GemmShape, float, const In*, const In*, float, Out*), const gemm::TcProblem& p,
+                   const LaunchShape& shape, cudaStream_t stream) {
+  kernel<<<gemm::to_dim3(shape.grid), gemm::to_dim3(shape.block), size_t(shape.shared_bytes), stream>>>(
+      p.shape, p.alpha, static_cast<const In*>(p.a), static_cast<const In*>(p.b), p.beta, static_cast<Out*>(p.c));
+}
+
+inline void launch(const gemm::TcProblem& p, const gemm::Params& params, cudaStream_t stream) {
+  const LaunchShape shape = launch_shape(p.shape, config_from(params));
+  kernel_for(params, p.layout, p.dtype, p.out);
+  with_kernel(p.layout, p.dtype, p.out, params, [&](auto kernel) { launch_kernel(kernel, p, shape, stream); });
+  CUDA_CHECK_LAUNCH("mma_pipeline_gemm<<<...>>>");
+}
+
+}  // namespace step12

@@ -1,0 +1,28 @@
+// Step 12: mma.sync + ldmatrix + a cp.async multi-stage pipeline, swizzled shared memory (sm_80+).
+// See docs/12-mma-pipeline.md.
+#include "kernel.cuh"
+
+int main(int argc, char** argv) {
+  const step12::Config d = step12::kConfigs[0];
+  gemm::TcStepDescription step;
+  step.name = "12_mma_pipeline";
+  step.title = "mma.sync m16n8k16 fed by ldmatrix (.trans for transposed operands) from swizzled tiles that "
+               "cp.async fills STAGES k-tiles ahead (sm_80+)";
+  step.min_cc = 80;  // cp.async, mma.sync m16n8k16
+  step.params = {{"BM", d.bm, "rows of C per block (a multiple of 64)"},
+                 {"BN", d.bn, "columns of C per block (a multiple of 64)"},
+                 {"BK", d.bk, "depth of the shared tiles (32 or a multiple of 64)"},
+                 {"WM", d.wm, "rows of C per warp (a multiple of 16)"},
+                 {"WN", d.wn, "columns of C per warp (a multiple of 16)"},
+                 {"STAGES", d.stages, "k-tiles in flight in shared memory"}};
+  step.check_params = [](const gemm::Params& params) {
+    return std::string(step12::config_rule(step12::config_from(params)));
+  };
+  step.shape_rule = gemm::tc_aligned_rows_rule;
+  step.launch_shape = [](const gemm::GemmShape& shape, const gemm::Params& params) {
+    return step12::launch_shape(shape, step12::config_from(params));
+  };
+  step.launch = step12::launch;
+  step.kernel = step12::kernel_for;
+  return gemm::run_tc_step(argc, argv, step);
+}

@@ -1,0 +1,210 @@
+// Step 12, mma.sync pipeline: the index math, shared by the kernel and the host tests.
+//
+// Step 11 let the wmma API decide which lane holds which element. This step writes it down:
+//  - the tensor cores are driven by mma.sync.m16n8k16, whose fragments have a documented lane
+//    layout (accumulator_row/col below);
+//  - the fragments come out of shared memory through ldmatrix, which reads eight 16-byte rows per
+//    8 x 8 matrix, one row address per lane (a_ldmatrix_spot, b_ldmatrix_spot). Its .trans form
+//    transposes each 8 x 8 matrix on the way, so an operand stored "the other way round" (A in TN,
+//    B in NN and TN) is loaded as it lies: the transposes cost nothing;
+//  - the tiles are copied global -> shared with cp.async in 16-byte chunks exactly as they are
+//    stored (no transposing copy), STAGES k-tiles ahead of the compute;
+//  - inside a tile, chunk c of row r is stored at chunk position c ^ (r % 8) (the swizzle): the 8
+//    rows an ldmatrix matrix reads, and the 8 chunks a quarter-warp of copies writes, then fall in 8
+//    different groups of 4 banks, with no padding.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "dispatch.hpp"
+#include "hd.hpp"
+#include "options.hpp"
+
+namespace step12 {
+
+using gemm::ceil_div;
+using gemm::GemmShape;
+using gemm::Layout;
+using gemm::LaunchShape;
+
+constexpr int kWarpSize = 32;
+constexpr int kChunk = 8;         // 16-bit elements per 16-byte chunk: one cp.async, one ldmatrix row
+constexpr int kElementBytes = 2;  // f16 and bf16
+constexpr int kMmaM = 16, kMmaN = 8, kMmaK = 16;  // mma.sync.aligned.m16n8k16
+constexpr int kSwizzleRows = 8;   // a 128-byte line is 8 chunks: the swizzle repeats every 8 rows
+
+struct Config {
+  int bm, bn, bk;  // block tile
+  int wm, wn;      // warp tile (multiples of 16)
+  int stages;      // k-tiles in flight in shared memory
+  GEMM_HD constexpr bool operator==(const Config& o) const {
+    return bm == o.bm && bn == o.bn && bk == o.bk && wm == o.wm && wn == o.wn && stages == o.stages;
+  }
+};
+
+GEMM_HD constexpr int warps(const Config& c) { return (c.bm / c.wm) * (c.bn / c.wn); }
+GEMM_HD constexpr int threads(const Config& c) { return warps(c) * kWarpSize; }
+
+// The compiled configurations; the first is the default (the measured best on the H100, see
+// docs/12-mma-pipeline.md), the others are what the sweep compares it with.
+constexpr Config kConfigs[] = {
+    {128, 256, 32, 64, 64, 4},
+    {128, 128, 32, 64, 64, 4},
+    {256, 128, 32, 64, 64, 4},
+    {128, 256, 32, 64, 64, 3},
+    {64, 64, 64, 32, 32, 3},  // small: 4 warps, and rows of 8 chunks along k
+};
+constexpr int kConfigCount = int(sizeof(kConfigs) / sizeof(kConfigs[0]));
+
+// One operand's tile in shared memory: `rows` rows of `chunks` 16-byte chunks, laid out as the
+// operand is stored in global memory. k_major: a row runs along k (A in NN/NT, B in NT); otherwise
+// a row runs along m or n and the rows are the k's (A in TN, B in NN/TN).
+struct OperandTile {
+  int rows = 0, chunks = 0;
+  bool k_major = true;
+};
+
+GEMM_HD constexpr OperandTile a_tile(Layout layout, const Config& c) {
+  return layout == Layout::tn ? OperandTile{c.bk, c.bm / kChunk, false} : OperandTile{c.bm, c.bk / kChunk, true};
+}
+GEMM_HD constexpr OperandTile b_tile(Layout layout, const Config& c) {
+  return layout == Layout::nt ? OperandTile{c.bn, c.bk / kChunk, true} : OperandTile{c.bk, c.bn / kChunk, false};
+}
+GEMM_HD constexpr int tile_chunks(const OperandTile& t) { return t.rows * t.chunks; }
+GEMM_HD constexpr int tile_elements(const OperandTile& t) { return tile_chunks(t) * kChunk; }
+
+GEMM_HD constexpr int stage_elements(Layout layout, const Config& c) {
+  return tile_elements(a_tile(layout, c)) + tile_elements(b_tile(layout, c));
+}
+GEMM_HD constexpr int shared_bytes(const Config& c) {
+  return c.stages * (c.bm * c.bk + c.bk * c.bn) * kElementBytes;  // the same for every layout
+}
+
+// The swizzle: where chunk `chunk` of row `row` is stored within that row. Rows of 8 or more
+// chunks: XOR with row % 8, so 8 consecutive rows put a given chunk in 8 different 16-byte bank
+// groups. Rows of 4 chunks (BK = 32 along k): two rows share a 128-byte line, so rows 2r and
+// 2r + 1 are told apart by the line half and the XOR uses the line index (row / 2) % 4.
+GEMM_HD constexpr int swizzled_chunk(int row, int chunk, int chunks) {
+  return chunks >= kSwizzleRows ? chunk ^ (row % kSwizzleRows) : chunk ^ ((row / 2) % 4);
+}
+// Element offset of (row, chunk) in a tile.
+GEMM_HD constexpr int tile_offset(const OperandTile& t, int row, int chunk) {
+  return (row * t.chunks + swizzled_chunk(row, chunk, t.chunks)) * kChunk;
+}
+
+inline const char* config_rule(const Config& c) {
+  if (c.bm <= 0 || c.bn <= 0 || c.bk <= 0 || c.wm <= 0 || c.wn <= 0) return "BM, BN, BK, WM and WN must be positive";
+  if (c.wm % kMmaM || c.wn % 16) return "WM and WN must be multiples of 16";
+  if (c.bm % c.wm || c.bn % c.wn) return "BM must be a multiple of WM and BN of WN";
+  if (c.bm % 64 || c.bn % 64) return "BM and BN must be multiples of 64 (a swizzled row of a transposed tile is 8 chunks or more)";
+  if (c.bk != 32 && c.bk % 64) return "BK must be 32 or a multiple of 64 (a swizzled row along k is 4 chunks, or 8 or more)";
+  if (c.stages < 2 || c.stages > 8) return "STAGES must be 2..8";
+  for (Layout layout : {Layout::nn, Layout::nt, Layout::tn})
+    if (tile_chunks(a_tile(layout, c)) % threads(c) || tile_chunks(b_tile(layout, c)) % threads(c))
+      return "the A and B tiles must have a multiple of (threads per block) 16-byte chunks";
+  if (gemm::index_of(kConfigs, c) >= 0) return "";
+  return "this combination is not compiled in; see the list in steps/12_mma_pipeline/mapping.hpp (--help)";
+}
+
+inline Config config_from(const std::map<std::string, int>& params) {
+  return {params.at("BM"), params.at("BN"), params.at("BK"), params.at("WM"), params.at("WN"), params.at("STAGES")};
+}
+
+GEMM_HD LaunchShape launch_shape(const GemmShape& shape, const Config& c) {
+  LaunchShape launch;
+  launch.grid = {ceil_div(shape.n, c.bn), ceil_div(shape.m, c.bm), 1};  // x walks the columns of C
+  launch.block = {threads(c), 1, 1};
+  launch.shared_bytes = shared_bytes(c);
+  return launch;
+}
+
+GEMM_HD int k_tiles(const GemmShape& shape, const Config& c) { return ceil_div(shape.k, c.bk); }
+
+// A warp's tile: warp w of the block covers rows warp_row * WM .. and columns warp_col * WN ..
+GEMM_HD int warp_row(int warp, const Config& c) { return warp / (c.bn / c.wn); }
+GEMM_HD int warp_col(int warp, const Config& c) { return warp % (c.bn / c.wn); }
+
+// --- Global -> shared copies -------------------------------------------------------------------
+
+// The stored matrices (rows x row length; the row length is the leading dimension).
+struct Stored {
+  int rows = 0, cols = 0;
+};
+GEMM_HD Stored a_stored(const GemmShape& s, Layout layout) { return layout == Layout::tn ? Stored{s.k, s.m} : Stored{s.m, s.k}; }
+GEMM_HD Stored b_stored(const GemmShape& s, Layout layout) { return layout == Layout::nt ? Stored{s.n, s.k} : Stored{s.k, s.n}; }
+
+// Copy `index` of an operand tile (index < tile_chunks): which chunk of the tile it fills, and
+// where that chunk starts in the stored matrix for k-tile 0 of the block whose tile starts at
+// m or n = `mn_origin`. Consecutive indices run along a stored row: a warp reads whole sectors.
+struct Copy {
+  int row = 0, chunk = 0;               // in the tile
+  int stored_row = 0, stored_col = 0;   // first element, at k-tile 0
+};
+GEMM_HD Copy copy_at(const OperandTile& t, int mn_origin, int index) {
+  Copy c;
+  c.row = index / t.chunks;
+  c.chunk = index % t.chunks;
+  if (t.k_major) {
+    c.stored_row = mn_origin + c.row;
+    c.stored_col = c.chunk * kChunk;
+  } else {
+    c.stored_row = c.row;
+    c.stored_col = mn_origin + c.chunk * kChunk;
+  }
+  return c;
+}
+// Each k-tile moves a copy BK elements further along k: BK columns on in a k-major tile, BK rows
+// down otherwise. The k coordinate of a copy at k-tile kt, and whether it is inside the matrix
+// (rows start on 16 bytes, so a chunk is wholly inside or wholly outside).
+GEMM_HD int copy_k(const OperandTile& t, const Copy& c, const Config& cfg, int kt) {
+  return (t.k_major ? c.stored_col : c.stored_row) + kt * cfg.bk;
+}
+GEMM_HD bool copy_inside(const OperandTile& t, const Copy& c, const Stored& s, const Config& cfg, int kt) {
+  return t.k_major ? (c.stored_row < s.rows && copy_k(t, c, cfg, kt) < s.cols)
+                   : (copy_k(t, c, cfg, kt) < s.rows && c.stored_col < s.cols);
+}
+GEMM_HD long long copy_source(const OperandTile& t, const Copy& c, const Stored& s, const Config& cfg, int kt) {
+  return t.k_major ? (long long)c.stored_row * s.cols + copy_k(t, c, cfg, kt)
+                   : (long long)copy_k(t, c, cfg, kt) * s.cols + c.stored_col;
+}
+// Element step of a copy's source from one k-tile to the next.
+GEMM_HD long long copy_source_step(const OperandTile& t, const Stored& s, const Config& cfg) {
+  return t.k_major ? (long long)cfg.bk : (long long)cfg.bk * s.cols;
+}
+
+// --- Shared -> registers: ldmatrix ---------------------------------------------------------------
+
+// The row of a tile whose address a lane gives to ldmatrix.x4, which loads four 8 x 8 matrices
+// (lanes 8j..8j+7 address the 8 rows of matrix j; matrix j lands in register j of every lane).
+struct Spot {
+  int row = 0, chunk = 0;
+};
+
+// A fragment of mma.m16n8k16 (16 rows m0.., 16 k's k0..) in the order the instruction wants its
+// registers: (m 0-7, k 0-7), (m 8-15, k 0-7), (m 0-7, k 8-15), (m 8-15, k 8-15).
+// k-major tile: a matrix row is 8 k's of one m (plain ldmatrix). Transposed tile: a matrix row is
+// 8 m's of one k, and ldmatrix.trans hands each lane the elements of its m (see the doc).
+GEMM_HD Spot a_ldmatrix_spot(bool k_major, int m0, int k0, int lane) {
+  if (k_major) return {m0 + lane % 16, k0 / kChunk + lane / 16};
+  return {k0 + (lane / 16) * 8 + lane % 8, m0 / kChunk + (lane / 8) % 2};
+}
+// Two B fragments side by side (n0.. n0+15, k0.. k0+15): (n 0-7: k 0-7, k 8-15), then (n 8-15: k 0-7,
+// k 8-15), i.e. b0 and b1 of the n8 tile at n0, then of the one at n0 + 8.
+GEMM_HD Spot b_ldmatrix_spot(bool k_major, int n0, int k0, int lane) {
+  if (k_major) return {n0 + (lane / 16) * 8 + lane % 8, k0 / kChunk + (lane / 8) % 2};
+  return {k0 + ((lane / 8) % 2) * 8 + lane % 8, n0 / kChunk + lane / 16};
+}
+
+// --- Registers -> C -----------------------------------------------------------------------------
+
+// The accumulator of mma.m16n8k16 (PTX ISA, "Matrix fragments for mma.m16n8k16"): register r of
+// lane holds row lane / 4 (+ 8 for r = 2, 3) and column 2 * (lane % 4) + r % 2 of the 16 x 8 tile.
+GEMM_HD int accumulator_row(int lane, int reg) { return lane / 4 + (reg / 2) * 8; }
+GEMM_HD int accumulator_col(int lane, int reg) { return 2 * (lane % 4) + reg % 2; }
+
+// The 16 x 8 tile (i, j) of a warp: rows warp_row * WM + 16 i .., columns warp_col * WN + 8 j ..
+GEMM_HD int fragment_row(int warp, const Config& c, int i) { return warp_row(warp, c) * c.wm + i * kMmaM; }
+GEMM_HD int fragment_col(int warp, const Config& c, int j) { return warp_col(warp, c) * c.wn + j * kMmaN; }
+
+}  // namespace step12

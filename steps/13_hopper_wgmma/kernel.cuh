@@ -1,0 +1,334 @@
+// Step 13, Hopper: C = alpha*A*B + beta*C with wgmma, TMA and an mbarrier pipeline, warp
+// specialized and persistent (sm_90a). f16 or bf16 inputs, f32 accumulation, f32 or f16 output,
+// layouts NN, NT and TN: the layout picks the TMA boxes and wgmma's transpose bits (mapping.hpp),
+// nothing else.
+//
+// Roles: warpgroup 0 is the producer, one of its threads issues every copy; warpgroups 1.. are the
+// consumers, each multiplying 64 rows of the block tile. They hand the STAGES shared buffers to
+// each other through two mbarriers per stage: "full" (the copy engine's bytes have landed) and
+// "empty" (every consumer warp is done reading). Each block loops over tiles (tile_at) until none
+// is left, so the producer fetches the next tile while the consumers write the last one.
+#pragma once
+
+#include <cuda.h>
+#include <cudaTypedefs.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstdint>
+#include <map>
+#include <tuple>
+#include <type_traits>
+
+#include "cuda_check.cuh"
+#include "dispatch.hpp"
+#include "mapping.hpp"
+#include "run_tc_step.cuh"
+#include "wgmma.cuh"
+
+namespace step13 {
+
+// Registers per thread after the roles are set (setmaxnreg): the producer needs few, and gives
+// them to the consumers, whose 64 x BN accumulators take BN / 2 registers per thread.
+constexpr int kProducerRegisters = 40;
+constexpr int kConsumerRegisters = 232;
+
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+
+__device__ __forceinline__ std::uint32_t shared_address(const void* pointer) {
+  return static_cast<std::uint32_t>(__cvta_generic_to_shared(pointer));
+}
+
+// --- mbarriers ----------------------------------------------------------------------------------
+__device__ __forceinline__ void barrier_init(std::uint32_t barrier, int arrivals) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(barrier), "r"(arrivals));
+}
+// Waits until the phase of the barrier with this parity has completed.
+__device__ __forceinline__ void barrier_wait(std::uint32_t barrier, std::uint32_t parity) {
+  std::uint32_t done = 0;
+  while (!done)
+    asm volatile(
+        "{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
+        : "=r"(done)
+        : "r"(barrier), "r"(parity)
+        : "memory");
+}
+// The producer's arrival: it also announces how many bytes the copies will bring.
+__device__ __forceinline__ void barrier_arrive_expect_bytes(std::uint32_t barrier, int bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(barrier), "r"(bytes) : "memory");
+}
+__device__ __forceinline__ void barrier_arrive(std::uint32_t barrier) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(barrier) : "memory");
+}
+
+// --- TMA: one box of a tensor map into shared memory, completing on a barrier ------------------
+__device__ __forceinline__ void tma_load(std::uint32_t destination, const CUtensorMap* map, BoxCoord at,
+                                         std::uint32_t barrier) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n" ::"r"(
+          destination),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(at.inner), "r"(at.outer), "r"(barrier)
+      : "memory");
+}
+
+// --- wgmma bookkeeping --------------------------------------------------------------------------
+__device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
+__device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
+template <int kPending>
+__device__ __forceinline__ void wgmma_wait() {
+  asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(kPending) : "memory");
+}
+// Keeps the compiler from moving reads or writes of the accumulators across the asynchronous
+// wgmma that owns them between issue and wait.
+template <int kCount>
+__device__ __forceinline__ void pin(float (&registers)[kCount]) {
+#pragma unroll
+  for (int i = 0; i < kCount; ++i) asm volatile("" : "+f"(registers[i])::"memory");
+}
+
+// --- Output -------------------------------------------------------------------------------------
+template <typename Out>
+__device__ __forceinline__ float out_to_float(Out v) {
+  if constexpr (std::is_same_v<Out, float>) return v;
+  else return __half2float(v);
+}
+template <typename Out>
+__device__ __forceinline__ Out float_to_out(float v) {
+  if constexpr (std::is_same_v<Out, float>) return v;
+  else return __float2half_rn(v);
+}
+// Two neighbouring elements of a row of C (col, col + 1), in one store when the pair is aligned.
+template <typename Out>
+__device__ __forceinline__ void store_pair(Out* at, int col, const GemmShape& shape, float v0, float v1, float alpha,
+                                           float beta) {
+  v0 *= alpha, v1 *= alpha;
+  const bool both = col + 1 < shape.n;
+  if (beta != 0.0f) {  // BLAS: C is read only when beta != 0
+    v0 += beta * out_to_float(at[0]);
+    if (both) v1 += beta * out_to_float(at[1]);
+  }
+  if (both && shape.n % 2 == 0) {
+    if constexpr (std::is_same_v<Out, float>) *reinterpret_cast<float2*>(at) = make_float2(v0, v1);
+    else *reinterpret_cast<__half2*>(at) = __floats2half2_rn(v0, v1);
+  } else {
+    at[0] = float_to_out<Out>(v0);
+    if (both) at[1] = float_to_out<Out>(v1);
+  }
+}
+
+#endif  // __CUDA_ARCH_FEAT_SM90_ALL
+
+// --- The kernel ---------------------------------------------------------------------------------
+
+template <Layout kLayout, typename In, typename Out, int kConfig>
+__global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
+    hopper_gemm(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map, GemmShape shape,
+                float alpha, float beta, Out* __restrict__ c) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  constexpr Config cfg = kConfigs[kConfig];
+  constexpr int kConsumerWarps = consumers(cfg) * (kWarpgroup / kWarpSize);
+  constexpr int kStageBytes = stage_bytes(cfg);
+
+  // Stages aligned to the swizzle's 1024-byte period, the barriers after them.
+  extern __shared__ __align__(16) unsigned char shared[];
+  const std::uint32_t stage0 = (shared_address(shared) + kSwizzleAtomBytes - 1) & ~std::uint32_t(kSwizzleAtomBytes - 1);
+  const std::uint32_t full0 = stage0 + cfg.stages * kStageBytes, empty0 = full0 + cfg.stages * kBarrierBytes;
+  auto full = [&](int stage) { return full0 + std::uint32_t(stage * kBarrierBytes); };
+  auto empty = [&](int stage) { return empty0 + std::uint32_t(stage * kBarrierBytes); };
+
+  const TmaOperand a_op = a_operand(shape, kLayout, cfg), b_op = b_operand(shape, kLayout, cfg);
+  const int warpgroup = int(threadIdx.x) / kWarpgroup;
+  const int tile_count = tiles(shape, cfg), k_tile_count = k_tiles(shape, cfg);
+
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < cfg.stages; ++s) {
+      barrier_init(full(s), 1);                 // the producer's arrival (+ the copies' bytes)
+      barrier_init(empty(s), kConsumerWarps);   // one arrival per consumer warp
+    }
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");  // visible to the copy engine
+  }
+  __syncthreads();
+
+  if (warpgroup == 0) {
+    // Producer. Its first pass over the stages finds them empty: waiting on the parity before the
+    // barrier's first phase returns at once.
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kProducerRegisters));
+    if (threadIdx.x == 0) {
+      int stage = 0;
+      std::uint32_t phase = 0;
+      for (int t = int(blockIdx.x); t < tile_count; t += int(gridDim.x)) {
+        const TileCoord tile = tile_at(t, shape, cfg);
+        for (int kt = 0; kt < k_tile_count; ++kt) {
+          barrier_wait(empty(stage), phase ^ 1);
+          barrier_arrive_expect_bytes(full(stage), kStageBytes);  // out-of-matrix parts count too (zeros)
+          const std::uint32_t a_tile = stage0 + std::uint32_t(stage * kStageBytes), b_tile = a_tile + a_tile_bytes(cfg);
+          for (int box = 0; box < a_op.boxes; ++box)
+            tma_load(a_tile + box * box_bytes(a_op), &a_map, tma_box(a_op, tile.m * cfg.bm, kt, box, cfg), full(stage));
+          for (int box = 0; box < b_op.boxes; ++box)
+            tma_load(b_tile + box * box_bytes(b_op), &b_map, tma_box(b_op, tile.n * cfg.bn, kt, box, cfg), full(stage));
+          if (++stage == cfg.stages) stage = 0, phase ^= 1;
+        }
+      }
+    }
+  } else {
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kConsumerRegisters));
+    const int consumer = warpgroup - 1;
+    const int warp_in_group = (int(threadIdx.x) / kWarpSize) % (kWarpgroup / kWarpSize);
+    const int lane = int(threadIdx.x) % kWarpSize;
+    const Descriptor a_strides = descriptor_strides(a_op), b_strides = descriptor_strides(b_op);
+    float acc[cfg.bn / 2];
+#pragma unroll
+    for (int i = 0; i < cfg.bn / 2; ++i) acc[i] = 0.0f;
+
+    int stage = 0;
+    std::uint32_t phase = 0;
+    for (int t = int(blockIdx.x); t < tile_count; t += int(gridDim.x)) {
+      const TileCoord tile = tile_at(t, shape, cfg);
+      int previous = -1;  // the stage whose products may still be running
+      for (int kt = 0; kt < k_tile_count; ++kt) {
+        barrier_wait(full(stage), phase);
+        const std::uint32_t a_tile = stage0 + std::uint32_t(stage * kStageBytes), b_tile = a_tile + a_tile_bytes(cfg);
+        wgmma_fence();
+        pin(acc);
+#pragma unroll
+        for (int kk = 0; kk < cfg.bk / kWgmmaK; ++kk)
+          wgmma_m64k16<In, a_k_major(kLayout) ? 0 : 1, b_k_major(kLayout) ? 0 : 1>(
+              acc, wgmma_descriptor(a_tile + operand_offset(a_op, consumer, kk), a_strides),
+              wgmma_descriptor(b_tile + operand_offset(b_op, 0, kk), b_strides), kt > 0 || kk > 0);
+        wgmma_commit();
+        // One group stays in flight: the previous k-tile's products are done, so its stage can be
+        // handed back to the producer while this one's run.
+        wgmma_wait<1>();
+        pin(acc);
+        if (previous >= 0 && lane == 0) barrier_arrive(empty(previous));
+        previous = stage;
+        if (++stage == cfg.stages) stage = 0, phase ^= 1;
+      }
+      wgmma_wait<0>();
+      pin(acc);
+      if (lane == 0) barrier_arrive(empty(previous));
+
+      // Epilogue: straight from the accumulators; each lane holds pairs of neighbouring columns.
+      const int row0 = tile.m * cfg.bm + consumer * kWgmmaM, col0 = tile.n * cfg.bn;
+#pragma unroll
+      for (int reg = 0; reg < cfg.bn / 2; reg += 2) {
+        const int row = row0 + accumulator_row(warp_in_group, lane, reg), col = col0 + accumulator_col(lane, reg);
+        if (row < shape.m && col < shape.n)
+          store_pair(c + (long long)row * shape.n + col, col, shape, acc[reg], acc[reg + 1], alpha, beta);
+      }
+    }
+  }
+#endif  // sm_90a: the harness refuses other GPUs before launching (only_cc)
+}
+
+// --- Host side ----------------------------------------------------------------------------------
+
+inline int config_index(const Config& c) { return gemm::index_of(kConfigs, c); }
+
+template <typename T>
+struct TypeTag {
+  using type = T;
+};
+
+// Calls f(kernel) with the instance these types, layout and params select.
+template <typename F>
+void with_kernel(gemm::Layout layout, gemm::InputType dtype, gemm::OutputType out, const gemm::Params& params, F&& f) {
+  gemm::dispatch_index<kConfigCount>(config_index(config_from(params)), [&](auto index) {
+    constexpr int k = decltype(index)::value;
+    auto with_in = [&](auto in_tag) {
+      using In = typename decltype(in_tag)::type;
+      auto with_out = [&](auto out_tag) {
+        using Out = typename decltype(out_tag)::type;
+        switch (layout) {
+          case gemm::Layout::nn: f(hopper_gemm<gemm::Layout::nn, In, Out, k>); break;
+          case gemm::Layout::nt: f(hopper_gemm<gemm::Layout::nt, In, Out, k>); break;
+          case gemm::Layout::tn: f(hopper_gemm<gemm::Layout::tn, In, Out, k>); break;
+        }
+      };
+      // bf16 in with f16 out has no cuBLAS counterpart and is refused before launch: not compiled.
+      if (out == gemm::OutputType::f16 && std::is_same_v<In, __half>) with_out(TypeTag<__half>{});
+      else with_out(TypeTag<float>{});
+    };
+    if (dtype == gemm::InputType::bf16) with_in(TypeTag<__nv_bfloat16>{});
+    else with_in(TypeTag<__half>{});
+  });
+}
+
+// The SMs of the current GPU: the persistent grid has one block per SM.
+inline int sm_count() {
+  int device = 0, sms = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  return sms;
+}
+
+inline const void* kernel_for(const gemm::Params& params, gemm::Layout layout, gemm::InputType dtype,
+                              gemm::OutputType out) {
+  const void* function = nullptr;
+  with_kernel(layout, dtype, out, params, [&](auto kernel) { function = reinterpret_cast<const void*>(kernel); });
+  static std::map<const void*, bool> opted_in;  // above 48 KB of shared memory a kernel must opt in, once
+  if (!opted_in[function]) {
+    CUDA_CHECK(cudaFuncSetAttribute(function, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    shared_bytes(config_from(params))));
+    opted_in[function] = true;
+  }
+  return function;
+}
+
+// cuTensorMapEncodeTiled is a driver function; the runtime hands out its address, so the steps
+// link the runtime only.
+inline PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
+  static PFN_cuTensorMapEncodeTiled_v12000 encode = [] {
+    void* function = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &function, 12000, cudaEnableDefault, &found));
+    if (found != cudaDriverEntryPointSuccess || function == nullptr)
+      throw gemm::CudaError("cudaGetDriverEntryPointByVersion(cuTensorMapEncodeTiled): not found; the driver is too "
+                            "old for this step (CUDA 12.0 or newer is needed)");
+    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(function);
+  }();
+  return encode;
+}
+
+// The tensor map of one operand: the stored matrix as 2D (row length, rows), boxes of 64 x
+// box_outer elements, 128-byte swizzle, zeros outside. Built once per buffer and shape.
+inline CUtensorMap tensor_map(const void* matrix, const TmaOperand& op, gemm::InputType dtype) {
+  using Key = std::tuple<const void*, int, int, int, int>;
+  static std::map<Key, CUtensorMap> made;
+  const Key key{matrix, op.inner, op.outer, op.box_outer, int(dtype)};
+  const auto found = made.find(key);
+  if (found != made.end()) return found->second;
+  CUtensorMap map{};
+  const cuuint64_t extent[2] = {cuuint64_t(op.inner), cuuint64_t(op.outer)};
+  const cuuint64_t row_bytes[1] = {cuuint64_t(op.inner) * kElementBytes};
+  const cuuint32_t box[2] = {cuuint32_t(kBoxInner), cuuint32_t(op.box_outer)};
+  const cuuint32_t element_step[2] = {1, 1};
+  const CUresult result = tensor_map_encoder()(
+      &map, dtype == gemm::InputType::bf16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2,
+      const_cast<void*>(matrix), extent, row_bytes, box, element_step, CU_TENSOR_MAP_INTERLEAVE_NONE,
+      CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (result != CUDA_SUCCESS)
+    throw gemm::CudaError("cuTensorMapEncodeTiled failed (CUresult " + std::to_string(int(result)) + ") for a " +
+                          std::to_string(op.outer) + " x " + std::to_string(op.inner) + " operand");
+  made.emplace(key, map);
+  return map;
+}
+
+template <typename Out>
+void launch_kernel(void (*kernel)(CUtensorMap, CUtensorMap, GemmShape, float, float, Out*), const gemm::TcProblem& p,
+                   const Config& cfg, cudaStream_t stream) {
+  const CUtensorMap a_map = tensor_map(p.a, a_operand(p.shape, p.layout, cfg), p.dtype);
+  const CUtensorMap b_map = tensor_map(p.b, b_operand(p.shape, p.layout, cfg), p.dtype);
+  const LaunchShape shape = launch_shape(p.shape, cfg, sm_count());
+  kernel<<<gemm::to_dim3(shape.grid), gemm::to_dim3(shape.block), size_t(shape.shared_bytes), stream>>>(
+      a_map, b_map, p.shape, p.alpha, p.beta, static_cast<Out*>(p.c));
+}
+
+inline void launch(const gemm::TcProblem& p, const gemm::Params& params, cudaStream_t stream) {
+  const Config cfg = config_from(params);
+  kernel_for(params, p.layout, p.dtype, p.out);
+  with_kernel(p.layout, p.dtype, p.out, params, [&](auto kernel) { launch_kernel(kernel, p, cfg, stream); });
+  CUDA_CHECK_LAUNCH("hopper_gemm<<<...>>>");
+}
+
+}  // namespace step13

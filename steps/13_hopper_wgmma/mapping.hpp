@@ -1,0 +1,203 @@
+// Step 13, Hopper wgmma: the index math, shared by the kernel and the host tests.
+//
+// Nothing in this step computes a per-lane shared-memory address any more:
+//  - the copy engine (TMA) moves whole boxes of a tile global -> shared, given a tensor map (the
+//    matrix's shape, row length, box size and swizzle, built once on the host) and the box's first
+//    coordinate (tma_box below). It zero-fills what lies outside the matrix;
+//  - wgmma reads its operands straight from shared memory through a 64-bit descriptor (start
+//    address, two strides, swizzle mode: wgmma_descriptor below); one instruction multiplies a
+//    64 x BN x 16 slice for a whole warpgroup (4 warps, 128 threads);
+//  - the layout of each operand in global memory picks its box shape and its "transpose" bit:
+//    K-major operands (A in NN/NT, B in NT) come in rows of 64 k's; M- or N-major ones (A in TN, B
+//    in NN/TN) in rows of 64 m's or n's, and wgmma reads them transposed at no cost.
+// What is left per thread is the accumulator layout of wgmma (accumulator_row/col) for the epilogue,
+// and the order in which the persistent blocks take their tiles (tile_at).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "dispatch.hpp"
+#include "hd.hpp"
+#include "options.hpp"
+
+namespace step13 {
+
+using gemm::ceil_div;
+using gemm::GemmShape;
+using gemm::Layout;
+using gemm::LaunchShape;
+
+constexpr int kWarpSize = 32;
+constexpr int kWarpgroup = 128;       // threads that issue one wgmma together
+constexpr int kWgmmaM = 64;           // rows of one wgmma (m64nNk16)
+constexpr int kWgmmaK = 16;
+constexpr int kElementBytes = 2;      // f16, bf16
+constexpr int kSwizzleBytes = 128;    // TMA and wgmma agree on the 128-byte swizzle
+constexpr int kBoxInner = kSwizzleBytes / kElementBytes;  // 64 elements: one swizzled row
+constexpr int kSwizzleAtomBytes = 8 * kSwizzleBytes;      // 8 rows of 128 bytes: the swizzle's period
+constexpr int kBarrierBytes = 8;      // one mbarrier
+
+struct Config {
+  int bm, bn, bk;    // block tile; BK = 64 (one swizzled row of k)
+  int stages;        // k-tiles in flight in shared memory
+  int group_m;       // tile order: GROUP_M tile rows are walked together (L2 reuse)
+  GEMM_HD constexpr bool operator==(const Config& o) const {
+    return bm == o.bm && bn == o.bn && bk == o.bk && stages == o.stages && group_m == o.group_m;
+  }
+};
+
+// One producer warpgroup (one thread issues the copies) and one consumer warpgroup per 64 rows.
+GEMM_HD constexpr int consumers(const Config& c) { return c.bm / kWgmmaM; }
+GEMM_HD constexpr int threads(const Config& c) { return (1 + consumers(c)) * kWarpgroup; }
+
+// The compiled configurations; the first is the default (the measured best on the H100, see
+// docs/13-hopper-wgmma.md).
+constexpr Config kConfigs[] = {
+    {128, 256, 64, 4, 8},
+    {128, 128, 64, 6, 8},
+    {128, 256, 64, 3, 8},
+    {128, 256, 64, 4, 16},
+};
+constexpr int kConfigCount = int(sizeof(kConfigs) / sizeof(kConfigs[0]));
+
+GEMM_HD constexpr int a_tile_bytes(const Config& c) { return c.bm * c.bk * kElementBytes; }
+GEMM_HD constexpr int b_tile_bytes(const Config& c) { return c.bn * c.bk * kElementBytes; }
+GEMM_HD constexpr int stage_bytes(const Config& c) { return a_tile_bytes(c) + b_tile_bytes(c); }
+// Stages, two barriers per stage (full, empty), and room to align the stages to the swizzle's
+// 1024-byte period (dynamic shared memory is only guaranteed 16-byte alignment).
+GEMM_HD constexpr int shared_bytes(const Config& c) {
+  return c.stages * stage_bytes(c) + 2 * c.stages * kBarrierBytes + kSwizzleAtomBytes;
+}
+
+inline const char* config_rule(const Config& c) {
+  if (c.bm <= 0 || c.bn <= 0 || c.bk <= 0 || c.stages <= 0 || c.group_m <= 0) return "all params must be positive";
+  if (c.bk != kBoxInner) return "BK must be 64 (one 128-byte swizzled row of 16-bit k's)";
+  if (c.bm % kWgmmaM || c.bm > 2 * kWgmmaM) return "BM must be 64 or 128 (one consumer warpgroup per 64 rows)";
+  if (c.bn % kBoxInner || c.bn > 256) return "BN must be 64, 128, 192 or 256 (wgmma n <= 256, boxes of 64)";
+  if (c.stages < 2 || c.stages > 8) return "STAGES must be 2..8";
+  if (gemm::index_of(kConfigs, c) >= 0) return "";
+  return "this combination is not compiled in; see the list in steps/13_hopper_wgmma/mapping.hpp (--help)";
+}
+
+inline Config config_from(const std::map<std::string, int>& params) {
+  return {params.at("BM"), params.at("BN"), params.at("BK"), params.at("STAGES"), params.at("GROUP_M")};
+}
+
+// --- The persistent grid and its tile order ------------------------------------------------------
+
+GEMM_HD int tiles_m(const GemmShape& s, const Config& c) { return ceil_div(s.m, c.bm); }
+GEMM_HD int tiles_n(const GemmShape& s, const Config& c) { return ceil_div(s.n, c.bn); }
+GEMM_HD int tiles(const GemmShape& s, const Config& c) { return tiles_m(s, c) * tiles_n(s, c); }
+GEMM_HD int k_tiles(const GemmShape& s, const Config& c) { return ceil_div(s.k, c.bk); }
+
+// One block per SM (at most one per tile); block b takes tiles b, b + grid, b + 2 grid, ...
+GEMM_HD LaunchShape launch_shape(const GemmShape& shape, const Config& c, int sms) {
+  LaunchShape launch;
+  const int count = tiles(shape, c);
+  launch.grid = {count < sms ? count : sms, 1, 1};
+  launch.block = {threads(c), 1, 1};
+  launch.shared_bytes = shared_bytes(c);
+  return launch;
+}
+
+// Tile t of the sequence: tiles are walked in groups of GROUP_M tile rows, down a group's rows
+// first, then across its columns, so that the blocks running at one time share a few rows of A and
+// columns of B in L2 (a plain row-by-row order would read all of B for every row of tiles).
+struct TileCoord {
+  int m = 0, n = 0;  // tile row and column
+};
+GEMM_HD TileCoord tile_at(int t, const GemmShape& s, const Config& c) {
+  const int rows = tiles_m(s, c), cols = tiles_n(s, c);
+  const int per_group = c.group_m * cols;
+  const int first_row = (t / per_group) * c.group_m;
+  const int group_rows = rows - first_row < c.group_m ? rows - first_row : c.group_m;
+  const int in_group = t % per_group;
+  return {first_row + in_group % group_rows, in_group / group_rows};
+}
+
+// --- TMA boxes --------------------------------------------------------------------------------
+
+// An operand as the copy engine sees it: the stored matrix (inner = row length, outer = rows) cut
+// into boxes of kBoxInner x box_outer elements. K-major operands need one box per tile (64 k's by
+// BM or BN rows); M/N-major ones BM/64 or BN/64 boxes of 64 m's or n's by 64 k's.
+GEMM_HD constexpr bool a_k_major(Layout layout) { return layout != Layout::tn; }
+GEMM_HD constexpr bool b_k_major(Layout layout) { return layout == Layout::nt; }
+struct TmaOperand {
+  bool k_major = true;
+  int inner = 0, outer = 0;    // stored extent: row length (the leading dimension) and rows
+  int box_outer = 0;           // rows of one box
+  int boxes = 1;               // boxes per tile
+};
+GEMM_HD TmaOperand a_operand(const GemmShape& s, Layout layout, const Config& c) {
+  if (a_k_major(layout)) return {true, s.k, s.m, c.bm, 1};
+  return {false, s.m, s.k, c.bk, c.bm / kBoxInner};
+}
+GEMM_HD TmaOperand b_operand(const GemmShape& s, Layout layout, const Config& c) {
+  if (b_k_major(layout)) return {true, s.k, s.n, c.bn, 1};
+  return {false, s.n, s.k, c.bk, c.bn / kBoxInner};
+}
+// The first element (inner, outer) of box `box` of the tile at m or n = `mn0`, k-tile kt; it lands
+// at byte box * box_bytes of the operand's tile in shared memory.
+struct BoxCoord {
+  int inner = 0, outer = 0;
+};
+GEMM_HD BoxCoord tma_box(const TmaOperand& op, int mn0, int kt, int box, const Config& c) {
+  if (op.k_major) return {kt * c.bk, mn0};
+  return {mn0 + box * kBoxInner, kt * c.bk};
+}
+GEMM_HD int box_bytes(const TmaOperand& op) { return kBoxInner * op.box_outer * kElementBytes; }
+
+// Where element (mn, k) of a tile (mn < BM or BN, k < BK) lies in shared memory after the copy,
+// in bytes from the tile's start: rows of 128 bytes, 16-byte chunks swizzled by XOR with the row's
+// position in its 1024-byte period (CU_TENSOR_MAP_SWIZZLE_128B). This is what wgmma_descriptor
+// describes to the tensor cores; the host tests check the two against each other.
+GEMM_HD int tile_byte(const TmaOperand& op, int mn, int k) {
+  const int row = op.k_major ? mn : (mn / kBoxInner) * op.box_outer + k;
+  const int in_row = (op.k_major ? k : mn % kBoxInner) * kElementBytes;
+  const int chunk = (in_row / 16) ^ (row % 8);
+  return row * kSwizzleBytes + chunk * 16 + in_row % 16;
+}
+
+// --- wgmma operand descriptors ---------------------------------------------------------------
+
+// The 64-bit shared-memory matrix descriptor (PTX ISA, "Matrix Descriptor Format"): start address,
+// leading- and stride-dimension byte offsets (all >> 4), and the swizzle mode (1 = 128 bytes).
+// 128-byte-swizzled layouts (CUTLASS's canonical forms):
+//  - K-major: 8 rows of 128 bytes form one 1024-byte atom; the stride offset is the step from one
+//    group of 8 m/n rows to the next (1024); the leading offset is unused (1);
+//  - M/N-major: a row holds 64 m's or n's of one k; the stride offset steps 8 k-rows (1024), the
+//    leading offset steps to the next 64 m's or n's (the next box: 64 k-rows x 128 bytes).
+struct Descriptor {
+  int leading_bytes = 0, stride_bytes = 0;
+};
+GEMM_HD Descriptor descriptor_strides(const TmaOperand& op) {
+  if (op.k_major) return {16, kSwizzleAtomBytes};
+  return {box_bytes(op), kSwizzleAtomBytes};
+}
+GEMM_HD std::uint64_t wgmma_descriptor(std::uint32_t start_byte, const Descriptor& d) {
+  constexpr std::uint64_t kSwizzle128 = 1;
+  return std::uint64_t((start_byte >> 4) & 0x3fff) | std::uint64_t((unsigned(d.leading_bytes) >> 4) & 0x3fff) << 16 |
+         std::uint64_t((unsigned(d.stride_bytes) >> 4) & 0x3fff) << 32 | kSwizzle128 << 62;
+}
+// Byte offset, within a tile, of the operand of wgmma step `kk` (k = 16 kk ..) for the 64 rows of
+// consumer `consumer` (A) or for the whole tile (B, consumer 0): K-major tiles move 32 bytes along
+// their swizzled rows (the hardware applies the swizzle to the address it forms), M/N-major ones
+// move 16 k-rows down.
+GEMM_HD int operand_offset(const TmaOperand& op, int consumer, int kk) {
+  if (op.k_major) return consumer * kWgmmaM * kSwizzleBytes + kk * kWgmmaK * kElementBytes;
+  return consumer * box_bytes(op) + kk * kWgmmaK * kSwizzleBytes;
+}
+
+// --- Registers -> C -----------------------------------------------------------------------------
+
+// The wgmma accumulator (PTX ISA, "Register fragments: m64nNk16 D"): warp w of the warpgroup holds
+// rows 16 w ..; register r of a lane holds row lane / 4 (+ 8 when r % 4 >= 2) and column
+// 8 (r / 4) + 2 (lane % 4) + r % 2.
+GEMM_HD int accumulator_row(int warp_in_group, int lane, int reg) {
+  return 16 * warp_in_group + lane / 4 + ((reg / 2) % 2) * 8;
+}
+GEMM_HD int accumulator_col(int lane, int reg) { return 8 * (reg / 4) + 2 * (lane % 4) + reg % 2; }
+
+}  // namespace step13

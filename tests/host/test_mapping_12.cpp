@@ -1,0 +1,226 @@
+// Step 12: the kernel's index functions, run on the host against the documented behaviour of the
+// instructions they feed (PTX ISA): cp.async copies whole chunks into the swizzled tiles,
+// ldmatrix (.trans) hands each lane the elements mma.m16n8k16 expects, and the accumulator layout
+// puts every result where C wants it. Emulating a whole block with them must give the product;
+// the swizzle must leave every ldmatrix matrix and every quarter-warp of copies conflict-free.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "../../steps/12_mma_pipeline/mapping.hpp"
+
+namespace {
+
+using gemm::GemmShape;
+using gemm::Layout;
+using step12::Config;
+using step12::OperandTile;
+
+constexpr Layout kLayouts[] = {Layout::nn, Layout::nt, Layout::tn};
+
+// Stored matrices whose values code their logical position.
+float a_value(int m, int k) { return float((m * 7 + k * 3) % 11) - 5.0f; }
+float b_value(int k, int n) { return float((k * 5 + n * 2) % 13) - 6.0f; }
+
+struct Problem {
+  GemmShape s;
+  Layout layout;
+  std::vector<float> a, b;  // as stored
+  Problem(GemmShape shape, Layout l) : s(shape), layout(l) {
+    const step12::Stored as = step12::a_stored(s, l), bs = step12::b_stored(s, l);
+    a.resize(size_t(as.rows) * as.cols);
+    b.resize(size_t(bs.rows) * bs.cols);
+    for (int r = 0; r < as.rows; ++r)
+      for (int c = 0; c < as.cols; ++c) a[size_t(r) * as.cols + c] = l == Layout::tn ? a_value(c, r) : a_value(r, c);
+    for (int r = 0; r < bs.rows; ++r)
+      for (int c = 0; c < bs.cols; ++c) b[size_t(r) * bs.cols + c] = l == Layout::nt ? b_value(c, r) : b_value(r, c);
+  }
+};
+
+// cp.async of one operand tile for k-tile kt, as the kernel issues it (thread t: copies t, t + threads, ...).
+std::vector<float> copy_tile(const OperandTile& t, const step12::Stored& st, const std::vector<float>& matrix,
+                             int mn_origin, const Config& c, int kt) {
+  std::vector<float> tile(size_t(step12::tile_elements(t)), NAN);
+  for (int index = 0; index < step12::tile_chunks(t); ++index) {
+    const step12::Copy copy = step12::copy_at(t, mn_origin, index);
+    const bool inside = step12::copy_inside(t, copy, st, c, kt);
+    const long long source = step12::copy_source(t, copy, st, c, 0) + kt * step12::copy_source_step(t, st, c);
+    EXPECT_EQ(source, step12::copy_source(t, copy, st, c, kt));
+    for (int e = 0; e < step12::kChunk; ++e) {
+      float& slot = tile[size_t(step12::tile_offset(t, copy.row, copy.chunk) + e)];
+      EXPECT_TRUE(std::isnan(slot)) << "two copies write one element";
+      slot = inside ? matrix[size_t(source + e)] : 0.0f;
+    }
+  }
+  for (float v : tile) EXPECT_FALSE(std::isnan(v)) << "an element of the tile is never written";
+  return tile;
+}
+
+// ldmatrix.x4 (PTX ISA): lanes 8j..8j+7 give the rows of matrix j; lane t receives, in register j,
+// elements 2(t%4) and 2(t%4)+1 of row t/4; with .trans, element t/4 of rows 2(t%4) and 2(t%4)+1.
+struct Registers {
+  float v[32][4][2];
+};
+Registers ldmatrix_x4(const std::vector<float>& tile, const OperandTile& t, bool trans,
+                      step12::Spot (*spot)(bool, int, int, int), int origin, int k0) {
+  int row_start[32];
+  for (int lane = 0; lane < 32; ++lane) {
+    const step12::Spot s = spot(t.k_major, origin, k0, lane);
+    row_start[lane] = step12::tile_offset(t, s.row, s.chunk);
+  }
+  Registers r{};
+  for (int lane = 0; lane < 32; ++lane)
+    for (int j = 0; j < 4; ++j)
+      for (int h = 0; h < 2; ++h) {
+        const int row = trans ? 2 * (lane % 4) + h : lane / 4, col = trans ? lane / 4 : 2 * (lane % 4) + h;
+        r.v[lane][j][h] = tile[size_t(row_start[8 * j + row] + col)];
+      }
+  return r;
+}
+
+// The mma.m16n8k16 fragments (PTX ISA): lane t, g = t/4, q = t%4.
+// A: a0 (g, 2q..), a1 (g+8, 2q..), a2 (g, 2q+8..), a3 (g+8, 2q+8..); B: b0 (k 2q.., n g), b1 (k 2q+8.., n g).
+float a_fragment_element(const Registers& r, int m, int k) {
+  const int lane = (m % 8) * 4 + (k % 8) / 2, reg = (m / 8) + 2 * (k / 8);
+  return r.v[lane][reg][k % 2];
+}
+float b_fragment_element(const Registers& r, int pair_tile, int k, int n) {  // n < 8 within n8 tile pair_tile
+  const int lane = n * 4 + (k % 8) / 2, reg = 2 * pair_tile + k / 8;
+  return r.v[lane][reg][k % 2];
+}
+
+void emulate_block(const Config& c, GemmShape s, Layout layout, int block_m, int block_n) {
+  const Problem p(s, layout);
+  const OperandTile at = step12::a_tile(layout, c), bt = step12::b_tile(layout, c);
+  const step12::Stored as = step12::a_stored(s, layout), bs = step12::b_stored(s, layout);
+  std::vector<double> acc(size_t(c.bm) * c.bn, 0.0);
+  for (int kt = 0; kt < step12::k_tiles(s, c); ++kt) {
+    const std::vector<float> a_tile = copy_tile(at, as, p.a, block_m * c.bm, c, kt);
+    const std::vector<float> b_tile = copy_tile(bt, bs, p.b, block_n * c.bn, c, kt);
+    for (int warp = 0; warp < step12::warps(c); ++warp)
+      for (int kk = 0; kk < c.bk; kk += step12::kMmaK)
+        for (int i = 0; i < c.wm / step12::kMmaM; ++i) {
+          const int m0 = step12::fragment_row(warp, c, i);
+          const Registers a = ldmatrix_x4(a_tile, at, !at.k_major, step12::a_ldmatrix_spot, m0, kk);
+          for (int j = 0; j < c.wn / step12::kMmaN; ++j) {
+            const int n0 = step12::fragment_col(warp, c, j);
+            const Registers b = ldmatrix_x4(b_tile, bt, !bt.k_major, step12::b_ldmatrix_spot,
+                                            step12::fragment_col(warp, c, j - j % 2), kk);
+            for (int lane = 0; lane < 32; ++lane)
+              for (int reg = 0; reg < 4; ++reg) {
+                const int row = step12::accumulator_row(lane, reg), col = step12::accumulator_col(lane, reg);
+                double sum = 0;
+                for (int k = 0; k < step12::kMmaK; ++k)
+                  sum += double(a_fragment_element(a, row, k)) * b_fragment_element(b, j % 2, k, col);
+                acc[size_t(m0 + row) * c.bn + n0 + col] += sum;
+              }
+          }
+        }
+  }
+  for (int m = 0; m < c.bm; ++m)
+    for (int n = 0; n < c.bn; ++n) {
+      const int gm = block_m * c.bm + m, gn = block_n * c.bn + n;
+      double want = 0;
+      if (gm < s.m && gn < s.n)
+        for (int k = 0; k < s.k; ++k) want += double(a_value(gm, k)) * b_value(k, gn);
+      ASSERT_EQ(acc[size_t(m) * c.bn + n], want) << gemm::to_string(layout) << " block " << block_m << "," << block_n
+                                                 << " element " << m << "," << n;
+    }
+}
+
+// Bank groups (16 bytes = 4 banks) of the 8 rows one ldmatrix matrix reads, or one quarter-warp's chunks.
+int distinct_bank_groups(const std::vector<int>& element_offsets) {
+  std::set<int> groups;
+  for (int offset : element_offsets) groups.insert((offset * step12::kElementBytes / 16) % 8);
+  return int(groups.size());
+}
+
+}  // namespace
+
+TEST(Mapping12, EmulatedBlocksComputeTheProduct) {
+  const Config small = {64, 64, 64, 32, 32, 3};
+  const Config wide = step12::kConfigs[0];
+  for (Layout layout : kLayouts) {
+    // Ragged edges in M and N (as the shape rule allows per layout) and K past one k-tile.
+    emulate_block(small, {72, 136, 136}, layout, 1, 2);
+    emulate_block(wide, {136, 264, 40}, layout, 1, 1);
+    emulate_block(wide, {128, 256, 96}, layout, 0, 0);
+  }
+}
+
+TEST(Mapping12, SwizzleIsConflictFree) {
+  for (const Config& c : step12::kConfigs) {
+    ASSERT_STREQ(step12::config_rule(c), "");
+    for (Layout layout : kLayouts)
+      for (const OperandTile& t : {step12::a_tile(layout, c), step12::b_tile(layout, c)}) {
+        // Every (row, chunk) has its own place in its row.
+        for (int row = 0; row < t.rows; ++row) {
+          std::set<int> places;
+          for (int chunk = 0; chunk < t.chunks; ++chunk) places.insert(step12::swizzled_chunk(row, chunk, t.chunks));
+          ASSERT_EQ(int(places.size()), t.chunks);
+          ASSERT_LT(*places.rbegin(), t.chunks);
+        }
+        // A quarter-warp of copies (8 consecutive indices) writes 8 different bank groups.
+        for (int first = 0; first < step12::tile_chunks(t); first += 8) {
+          std::vector<int> offsets;
+          for (int index = first; index < first + 8; ++index) {
+            const step12::Copy copy = step12::copy_at(t, 0, index);
+            offsets.push_back(step12::tile_offset(t, copy.row, copy.chunk));
+          }
+          ASSERT_EQ(distinct_bank_groups(offsets), 8) << "copies from " << first;
+        }
+      }
+  }
+}
+
+TEST(Mapping12, LdmatrixMatricesAreConflictFree) {
+  for (const Config& c : step12::kConfigs)
+    for (Layout layout : kLayouts) {
+      const OperandTile at = step12::a_tile(layout, c), bt = step12::b_tile(layout, c);
+      for (int warp = 0; warp < step12::warps(c); ++warp)
+        for (int kk = 0; kk < c.bk; kk += step12::kMmaK) {
+          for (int i = 0; i < c.wm / step12::kMmaM; ++i)
+            for (int matrix = 0; matrix < 4; ++matrix) {
+              std::vector<int> offsets;
+              for (int lane = 8 * matrix; lane < 8 * matrix + 8; ++lane) {
+                const step12::Spot s = step12::a_ldmatrix_spot(at.k_major, step12::fragment_row(warp, c, i), kk, lane);
+                offsets.push_back(step12::tile_offset(at, s.row, s.chunk));
+              }
+              ASSERT_EQ(distinct_bank_groups(offsets), 8) << "A, layout " << gemm::to_string(layout);
+            }
+          for (int j = 0; j < c.wn / 16; ++j)
+            for (int matrix = 0; matrix < 4; ++matrix) {
+              std::vector<int> offsets;
+              for (int lane = 8 * matrix; lane < 8 * matrix + 8; ++lane) {
+                const step12::Spot s = step12::b_ldmatrix_spot(bt.k_major, step12::fragment_col(warp, c, 2 * j), kk, lane);
+                offsets.push_back(step12::tile_offset(bt, s.row, s.chunk));
+              }
+              ASSERT_EQ(distinct_bank_groups(offsets), 8) << "B, layout " << gemm::to_string(layout);
+            }
+        }
+    }
+}
+
+TEST(Mapping12, AccumulatorsCoverTheBlockTileOnce) {
+  for (const Config& c : step12::kConfigs) {
+    std::vector<int> covered(size_t(c.bm) * c.bn, 0);
+    for (int warp = 0; warp < step12::warps(c); ++warp)
+      for (int i = 0; i < c.wm / step12::kMmaM; ++i)
+        for (int j = 0; j < c.wn / step12::kMmaN; ++j)
+          for (int lane = 0; lane < 32; ++lane)
+            for (int reg = 0; reg < 4; ++reg)
+              ++covered[size_t(step12::fragment_row(warp, c, i) + step12::accumulator_row(lane, reg)) * c.bn +
+                        step12::fragment_col(warp, c, j) + step12::accumulator_col(lane, reg)];
+    for (int n : covered) ASSERT_EQ(n, 1);
+  }
+}
+
+TEST(Mapping12, RulesNameTheProblem) {
+  EXPECT_NE(std::string(step12::config_rule({128, 128, 48, 64, 64, 4})).find("BK must be 32"), std::string::npos);
+  EXPECT_NE(std::string(step12::config_rule({96, 128, 32, 32, 64, 4})).find("multiples of 64"), std::string::npos);
+  EXPECT_NE(std::string(step12::config_rule({128, 128, 32, 64, 64, 9})).find("STAGES must be"), std::string::npos);
+  EXPECT_NE(std::string(step12::config_rule({128, 128, 32, 64, 64, 2})).find("not compiled in"), std::string::npos);
+}

@@ -1,0 +1,139 @@
+// Step 13: what the copy engine writes (tile_byte: TMA's boxes with the 128-byte swizzle) must be
+// what each wgmma reads through its descriptor (start, leading and stride offsets, swizzle), for
+// every layout, consumer and k-step; the persistent blocks must take every tile once; the
+// accumulator layout must cover each consumer's 64 x BN rows once.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "../../steps/13_hopper_wgmma/mapping.hpp"
+
+namespace {
+
+using gemm::GemmShape;
+using gemm::Layout;
+using step13::Config;
+using step13::TmaOperand;
+
+constexpr Layout kLayouts[] = {Layout::nn, Layout::nt, Layout::tn};
+
+// The 128-byte swizzle as the hardware applies it to a shared address (CUTLASS's Swizzle<3,4,3>):
+// bits 4-6 (the 16-byte chunk) XOR bits 7-9 (the 128-byte row within a 1024-byte period).
+unsigned swizzle(unsigned address) { return address ^ (((address >> 7) & 7u) << 4); }
+
+// The byte a wgmma reads for element (mn, k) of its 64 x 16 (A) or 16 x N (B) operand, from the
+// descriptor's fields, using CUTLASS's canonical 128-byte-swizzled layouts:
+//   K-major:  ((8, m), (8, 2)) : ((128 B, SBO), (2 B, 16 B))
+//   MN-major: ((64, m), (8, k)) : ((2 B, LBO), (128 B, SBO))
+unsigned wgmma_reads(std::uint64_t descriptor, bool k_major, int mn, int k) {
+  const unsigned start = unsigned(descriptor & 0x3fff) << 4;
+  const unsigned leading = unsigned((descriptor >> 16) & 0x3fff) << 4;
+  const unsigned stride = unsigned((descriptor >> 32) & 0x3fff) << 4;
+  EXPECT_EQ(descriptor >> 62, 1u) << "128-byte swizzle";
+  unsigned linear;
+  if (k_major)
+    linear = start + unsigned(mn % 8) * 128 + unsigned(mn / 8) * stride + unsigned(k) * 2;
+  else
+    linear = start + unsigned(mn % 64) * 2 + unsigned(mn / 64) * leading + unsigned(k % 8) * 128 + unsigned(k / 8) * stride;
+  return swizzle(linear);
+}
+
+// Every element of every consumer's operands, at every k-step, is where the copies put it.
+void check_operand(const TmaOperand& op, const Config& c, bool is_a) {
+  const unsigned tile_base = 3 * 1024;  // any 1024-aligned start
+  const int rows = is_a ? step13::kWgmmaM : c.bn;
+  const int users = is_a ? step13::consumers(c) : 1;
+  const step13::Descriptor strides = step13::descriptor_strides(op);
+  for (int consumer = 0; consumer < users; ++consumer)
+    for (int kk = 0; kk < c.bk / step13::kWgmmaK; ++kk) {
+      const std::uint64_t d = step13::wgmma_descriptor(tile_base + unsigned(step13::operand_offset(op, consumer, kk)), strides);
+      for (int mn = 0; mn < rows; ++mn)
+        for (int k = 0; k < step13::kWgmmaK; ++k) {
+          const int tile_mn = consumer * step13::kWgmmaM * (is_a ? 1 : 0) + mn, tile_k = kk * step13::kWgmmaK + k;
+          ASSERT_EQ(wgmma_reads(d, op.k_major, mn, k), tile_base + unsigned(step13::tile_byte(op, tile_mn, tile_k)))
+              << (is_a ? "A" : "B") << (op.k_major ? " k-major" : " mn-major") << " consumer " << consumer << " kk " << kk
+              << " element " << mn << "," << k;
+        }
+    }
+}
+
+}  // namespace
+
+TEST(Mapping13, CopiesAndDescriptorsAgree) {
+  for (const Config& c : step13::kConfigs) {
+    ASSERT_STREQ(step13::config_rule(c), "");
+    for (Layout layout : kLayouts) {
+      const GemmShape s{4096, 4096, 4096};
+      check_operand(step13::a_operand(s, layout, c), c, true);
+      check_operand(step13::b_operand(s, layout, c), c, false);
+    }
+  }
+}
+
+TEST(Mapping13, BoxesFillTheTileOnce) {
+  // The boxes of one operand tile, placed by tma_box and box_bytes, cover its elements once, and
+  // each element's byte (tile_byte) is distinct and inside the tile.
+  for (const Config& c : step13::kConfigs)
+    for (Layout layout : kLayouts)
+      for (bool is_a : {true, false}) {
+        const GemmShape s{1000, 1000, 1000};
+        const TmaOperand op = is_a ? step13::a_operand(s, layout, c) : step13::b_operand(s, layout, c);
+        const int rows = is_a ? c.bm : c.bn, tile_bytes = is_a ? step13::a_tile_bytes(c) : step13::b_tile_bytes(c);
+        ASSERT_EQ(op.boxes * step13::box_bytes(op), tile_bytes);
+        std::set<int> bytes;
+        for (int mn = 0; mn < rows; ++mn)
+          for (int k = 0; k < c.bk; ++k) {
+            const int at = step13::tile_byte(op, mn, k);
+            ASSERT_GE(at, 0);
+            ASSERT_LT(at, tile_bytes);
+            bytes.insert(at);
+          }
+        ASSERT_EQ(int(bytes.size()), rows * c.bk);
+        // Box coordinates: k-tile 2 of the tile at mn0 = rows starts at (k = 2 BK, mn0), boxes 64 apart.
+        for (int box = 0; box < op.boxes; ++box) {
+          const step13::BoxCoord at = step13::tma_box(op, rows, 2, box, c);
+          ASSERT_EQ(op.k_major ? at.inner : at.outer, 2 * c.bk);
+          ASSERT_EQ(op.k_major ? at.outer : at.inner, rows + box * step13::kBoxInner);
+        }
+      }
+}
+
+TEST(Mapping13, PersistentBlocksTakeEveryTileOnce) {
+  for (const Config& c : step13::kConfigs)
+    for (const GemmShape& s : {GemmShape{4096, 4096, 64}, GemmShape{1000, 1000, 64}, GemmShape{8, 8, 8},
+                               GemmShape{4088, 4104, 64}, GemmShape{130 * 128, 3 * 256, 64}}) {
+      const gemm::LaunchShape launch = step13::launch_shape(s, c, 132);
+      ASSERT_LE(launch.grid.x, 132);
+      std::vector<int> taken(size_t(step13::tiles(s, c)), 0);
+      for (int block = 0; block < launch.grid.x; ++block)
+        for (int t = block; t < step13::tiles(s, c); t += launch.grid.x) {
+          const step13::TileCoord tile = step13::tile_at(t, s, c);
+          ASSERT_GE(tile.m, 0);
+          ASSERT_LT(tile.m, step13::tiles_m(s, c));
+          ASSERT_GE(tile.n, 0);
+          ASSERT_LT(tile.n, step13::tiles_n(s, c));
+          ++taken[size_t(tile.m) * step13::tiles_n(s, c) + tile.n];
+        }
+      for (int n : taken) ASSERT_EQ(n, 1);
+    }
+}
+
+TEST(Mapping13, AccumulatorsCoverEachConsumerTileOnce) {
+  for (const Config& c : step13::kConfigs) {
+    std::vector<int> covered(size_t(step13::kWgmmaM) * c.bn, 0);
+    for (int warp = 0; warp < 4; ++warp)
+      for (int lane = 0; lane < 32; ++lane)
+        for (int reg = 0; reg < c.bn / 2; ++reg)
+          ++covered[size_t(step13::accumulator_row(warp, lane, reg)) * c.bn + step13::accumulator_col(lane, reg)];
+    for (int n : covered) ASSERT_EQ(n, 1);
+  }
+}
+
+TEST(Mapping13, RulesNameTheProblem) {
+  EXPECT_NE(std::string(step13::config_rule({128, 256, 32, 4, 8})).find("BK must be 64"), std::string::npos);
+  EXPECT_NE(std::string(step13::config_rule({192, 256, 64, 4, 8})).find("BM must be 64 or 128"), std::string::npos);
+  EXPECT_NE(std::string(step13::config_rule({128, 320, 64, 4, 8})).find("BN must be"), std::string::npos);
+  EXPECT_NE(std::string(step13::config_rule({128, 256, 64, 5, 8})).find("not compiled in"), std::string::npos);
+}
