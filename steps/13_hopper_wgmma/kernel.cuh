@@ -97,22 +97,51 @@ __device__ __forceinline__ Out float_to_out(float v) {
   if constexpr (std::is_same_v<Out, float>) return v;
   else return __float2half_rn(v);
 }
-// Two neighbouring elements of a row of C (col, col + 1), in one store when the pair is aligned.
-template <typename Out>
-__device__ __forceinline__ void store_pair(Out* at, int col, const GemmShape& shape, float v0, float v1, float alpha,
-                                           float beta) {
-  v0 *= alpha, v1 *= alpha;
-  const bool both = col + 1 < shape.n;
-  if (beta != 0.0f) {  // BLAS: C is read only when beta != 0
-    v0 += beta * out_to_float(at[0]);
-    if (both) v1 += beta * out_to_float(at[1]);
+// f(std::integral_constant<int, i>) for i = kBegin .. kEnd - 1: an unrolled loop whose index is a
+// compile-time constant, so that it can index the accumulator array (a run-time index would move
+// the array to local memory).
+template <int kBegin, int kEnd, typename F>
+__device__ __forceinline__ void static_for(F&& f) {
+  if constexpr (kBegin < kEnd) {
+    f(std::integral_constant<int, kBegin>{});
+    static_for<kBegin + 1, kEnd>(f);
   }
-  if (both && shape.n % 2 == 0) {
-    if constexpr (std::is_same_v<Out, float>) *reinterpret_cast<float2*>(at) = make_float2(v0, v1);
-    else *reinterpret_cast<__half2*>(at) = __floats2half2_rn(v0, v1);
+}
+
+// The named barrier of one consumer warpgroup (barrier 0 is __syncthreads).
+__device__ __forceinline__ void consumer_sync(int consumer) {
+  asm volatile("bar.sync %0, %1;\n" ::"r"(1 + consumer), "n"(kWarpgroup) : "memory");
+}
+
+// Four neighbouring elements of a row of C (col .. col + 3) from the staging buffer (alpha
+// already applied): one vector store when the run is inside C and aligned (row length a multiple
+// of 4), else element by element up to the edge.
+template <typename Out>
+__device__ __forceinline__ void store_run(Out* at, int col, const GemmShape& shape, float4 v, float beta) {
+  if (col + kRun <= shape.n && shape.n % kRun == 0) {
+    if constexpr (std::is_same_v<Out, float>) {
+      if (beta != 0.0f) {  // BLAS: C is read only when beta != 0
+        const float4 old = *reinterpret_cast<const float4*>(at);
+        v.x += beta * old.x, v.y += beta * old.y, v.z += beta * old.z, v.w += beta * old.w;
+      }
+      *reinterpret_cast<float4*>(at) = v;
+    } else {
+      __half2* pair = reinterpret_cast<__half2*>(at);
+      if (beta != 0.0f) {
+        const float2 lo = __half22float2(pair[0]), hi = __half22float2(pair[1]);
+        v.x += beta * lo.x, v.y += beta * lo.y, v.z += beta * hi.x, v.w += beta * hi.y;
+      }
+      uint2 packed;
+      *reinterpret_cast<__half2*>(&packed.x) = __floats2half2_rn(v.x, v.y);
+      *reinterpret_cast<__half2*>(&packed.y) = __floats2half2_rn(v.z, v.w);
+      *reinterpret_cast<uint2*>(at) = packed;
+    }
   } else {
-    at[0] = float_to_out<Out>(v0);
-    if (both) at[1] = float_to_out<Out>(v1);
+    const float values[kRun] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+    for (int e = 0; e < kRun; ++e)
+      if (col + e < shape.n)
+        at[e] = float_to_out<Out>(beta != 0.0f ? values[e] + beta * out_to_float(at[e]) : values[e]);
   }
 }
 
@@ -129,10 +158,12 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
   constexpr int kConsumerWarps = consumers(cfg) * (kWarpgroup / kWarpSize);
   constexpr int kStageBytes = stage_bytes(cfg);
 
-  // Stages aligned to the swizzle's 1024-byte period, the barriers after them.
+  // Stages aligned to the swizzle's 1024-byte period, then the consumers' staging buffers, then
+  // the barriers.
   extern __shared__ __align__(16) unsigned char shared[];
   const std::uint32_t stage0 = (shared_address(shared) + kSwizzleAtomBytes - 1) & ~std::uint32_t(kSwizzleAtomBytes - 1);
-  const std::uint32_t full0 = stage0 + cfg.stages * kStageBytes, empty0 = full0 + cfg.stages * kBarrierBytes;
+  const std::uint32_t full0 = stage0 + cfg.stages * kStageBytes + consumers(cfg) * kStagingBytes;
+  const std::uint32_t empty0 = full0 + cfg.stages * kBarrierBytes;
   auto full = [&](int stage) { return full0 + std::uint32_t(stage * kBarrierBytes); };
   auto empty = [&](int stage) { return empty0 + std::uint32_t(stage * kBarrierBytes); };
 
@@ -176,6 +207,7 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
     const int warp_in_group = (int(threadIdx.x) / kWarpSize) % (kWarpgroup / kWarpSize);
     const int lane = int(threadIdx.x) % kWarpSize;
     const Descriptor a_strides = descriptor_strides(a_op), b_strides = descriptor_strides(b_op);
+    unsigned char* staging = shared + (stage0 - shared_address(shared)) + cfg.stages * kStageBytes + consumer * kStagingBytes;
     float acc[cfg.bn / 2];
 #pragma unroll
     for (int i = 0; i < cfg.bn / 2; ++i) acc[i] = 0.0f;
@@ -208,14 +240,27 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
       pin(acc);
       if (lane == 0) barrier_arrive(empty(previous));
 
-      // Epilogue: straight from the accumulators; each lane holds pairs of neighbouring columns.
+      // Epilogue, one 64-column slice at a time: the accumulators (times alpha) into the staging
+      // buffer, then back out along the rows of C.
       const int row0 = tile.m * cfg.bm + consumer * kWgmmaM, col0 = tile.n * cfg.bn;
+      static_for<0, cfg.bn / kSliceCols>([&](auto slice_index) {
+        constexpr int slice = decltype(slice_index)::value;
+        consumer_sync(consumer);  // the previous slice has been read out
 #pragma unroll
-      for (int reg = 0; reg < cfg.bn / 2; reg += 2) {
-        const int row = row0 + accumulator_row(warp_in_group, lane, reg), col = col0 + accumulator_col(lane, reg);
-        if (row < shape.m && col < shape.n)
-          store_pair(c + (long long)row * shape.n + col, col, shape, acc[reg], acc[reg + 1], alpha, beta);
-      }
+        for (int reg = slice * kSliceCols / 2; reg < (slice + 1) * kSliceCols / 2; reg += 2) {
+          const int byte = staging_byte(accumulator_row(warp_in_group, lane, reg), accumulator_col(lane, reg) - slice * kSliceCols);
+          *reinterpret_cast<float2*>(staging + byte) = make_float2(alpha * acc[reg], alpha * acc[reg + 1]);
+        }
+        consumer_sync(consumer);  // the slice is complete
+#pragma unroll
+        for (int i = 0; i < kReadBacks; ++i) {
+          const StagedChunk chunk = staged_chunk(int(threadIdx.x) % kWarpgroup, i);
+          const int row = row0 + chunk.row, col = col0 + slice * kSliceCols + chunk.col;
+          if (row < shape.m && col < shape.n)
+            store_run(c + (long long)row * shape.n + col, col, shape,
+                      *reinterpret_cast<const float4*>(staging + staging_byte(chunk.row, chunk.col)), beta);
+        }
+      });
     }
   }
 #endif  // sm_90a: the harness refuses other GPUs before launching (only_cc)

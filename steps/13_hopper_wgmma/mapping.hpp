@@ -65,11 +65,15 @@ constexpr int kConfigCount = int(sizeof(kConfigs) / sizeof(kConfigs[0]));
 GEMM_HD constexpr int a_tile_bytes(const Config& c) { return c.bm * c.bk * kElementBytes; }
 GEMM_HD constexpr int b_tile_bytes(const Config& c) { return c.bn * c.bk * kElementBytes; }
 GEMM_HD constexpr int stage_bytes(const Config& c) { return a_tile_bytes(c) + b_tile_bytes(c); }
-// Stages, two barriers per stage (full, empty), and room to align the stages to the swizzle's
-// 1024-byte period (dynamic shared memory is only guaranteed 16-byte alignment).
+// The epilogue stages each consumer's results through a buffer of its own (staging_byte below).
+constexpr int kStagingBytes = 16384;  // per consumer: 64 rows x 256 bytes
+constexpr int kStagingRowBytes = kStagingBytes / kWgmmaM;
+// Stages, the consumers' staging buffers, two barriers per stage (full, empty), and room to align
+// the stages to the swizzle's 1024-byte period (dynamic shared memory is only 16-byte aligned).
 GEMM_HD constexpr int shared_bytes(const Config& c) {
-  return c.stages * stage_bytes(c) + 2 * c.stages * kBarrierBytes + kSwizzleAtomBytes;
+  return c.stages * stage_bytes(c) + consumers(c) * kStagingBytes + 2 * c.stages * kBarrierBytes + kSwizzleAtomBytes;
 }
+constexpr int kMaxSharedBytes = 232448;  // the H100's opt-in limit per block (227 KB)
 
 inline const char* config_rule(const Config& c) {
   if (c.bm <= 0 || c.bn <= 0 || c.bk <= 0 || c.stages <= 0 || c.group_m <= 0) return "all params must be positive";
@@ -77,6 +81,7 @@ inline const char* config_rule(const Config& c) {
   if (c.bm % kWgmmaM || c.bm > 2 * kWgmmaM) return "BM must be 64 or 128 (one consumer warpgroup per 64 rows)";
   if (c.bn % kBoxInner || c.bn > 256) return "BN must be 64, 128, 192 or 256 (wgmma n <= 256, boxes of 64)";
   if (c.stages < 2 || c.stages > 8) return "STAGES must be 2..8";
+  if (shared_bytes(c) > kMaxSharedBytes) return "the stages and staging buffers need more than 227 KB of shared memory";
   if (gemm::index_of(kConfigs, c) >= 0) return "";
   return "this combination is not compiled in; see the list in steps/13_hopper_wgmma/mapping.hpp (--help)";
 }
@@ -199,5 +204,29 @@ GEMM_HD int accumulator_row(int warp_in_group, int lane, int reg) {
   return 16 * warp_in_group + lane / 4 + ((reg / 2) % 2) * 8;
 }
 GEMM_HD int accumulator_col(int lane, int reg) { return 8 * (reg / 4) + 2 * (lane % 4) + reg % 2; }
+
+// The epilogue goes through shared memory, because a warp's accumulators span 8 rows of C: stored
+// straight from registers, every store instruction touches 8 cache lines for 256 bytes. Instead
+// each consumer writes a 64 x 64 slice of its results (f32, times alpha) into its staging buffer,
+// then its threads read it back along the rows, 4 values each, so that a warp stores 2 whole rows
+// of the slice. Rows are 256 bytes, their 16-byte chunks swizzled by XOR with row % 8: the pair
+// writes of a warp (8 rows, 4 lanes each) take the minimum 2 wavefronts, and 8 lanes reading 8
+// consecutive chunks of a row hit 8 different bank groups.
+constexpr int kSliceCols = kStagingRowBytes / 4;     // 64 f32 columns
+constexpr int kRun = 4;                               // values per read-back (one 16-byte chunk)
+GEMM_HD int staging_byte(int row, int col) {
+  const int byte = col * 4;
+  return row * kStagingRowBytes + ((byte / 16) ^ (row % 8)) * 16 + byte % 16;
+}
+// The chunk that read-back `i` of a consumer thread (0 <= thread < 128) takes: consecutive threads
+// walk a row (16 chunks).
+struct StagedChunk {
+  int row = 0, col = 0;  // first element, within the 64 x 64 slice
+};
+GEMM_HD StagedChunk staged_chunk(int thread, int i) {
+  const int id = i * kWarpgroup + thread, per_row = kSliceCols / kRun;
+  return {id / per_row, (id % per_row) * kRun};
+}
+constexpr int kReadBacks = kWgmmaM * kSliceCols / kRun / kWarpgroup;  // per thread and slice: 8
 
 }  // namespace step13

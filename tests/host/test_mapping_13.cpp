@@ -135,5 +135,38 @@ TEST(Mapping13, RulesNameTheProblem) {
   EXPECT_NE(std::string(step13::config_rule({128, 256, 32, 4, 8})).find("BK must be 64"), std::string::npos);
   EXPECT_NE(std::string(step13::config_rule({192, 256, 64, 4, 8})).find("BM must be 64 or 128"), std::string::npos);
   EXPECT_NE(std::string(step13::config_rule({128, 320, 64, 4, 8})).find("BN must be"), std::string::npos);
-  EXPECT_NE(std::string(step13::config_rule({128, 256, 64, 5, 8})).find("not compiled in"), std::string::npos);
+  EXPECT_NE(std::string(step13::config_rule({128, 256, 64, 5, 8})).find("227 KB"), std::string::npos);
+  EXPECT_NE(std::string(step13::config_rule({128, 256, 64, 2, 8})).find("not compiled in"), std::string::npos);
+}
+
+TEST(Mapping13, StagingIsConflictFreeAndComplete) {
+  // Every element of a 64 x 64 slice has its own 4 bytes in the 16 KB buffer.
+  std::set<int> bytes;
+  for (int row = 0; row < step13::kWgmmaM; ++row)
+    for (int col = 0; col < step13::kSliceCols; ++col) bytes.insert(step13::staging_byte(row, col));
+  ASSERT_EQ(int(bytes.size()), step13::kWgmmaM * step13::kSliceCols);
+  ASSERT_GE(*bytes.begin(), 0);
+  ASSERT_LT(*bytes.rbegin(), step13::kStagingBytes);
+  // Writes: a warp's pair stores (8 rows x 4 lanes x 8 bytes) use each 16-byte bank group at most
+  // twice: the minimum for 256 bytes (2 wavefronts).
+  for (int warp = 0; warp < 4; ++warp)
+    for (int reg = 0; reg < step13::kSliceCols / 2; reg += 2) {
+      int use[8] = {};
+      for (int lane = 0; lane < 32; ++lane)
+        ++use[(step13::staging_byte(step13::accumulator_row(warp, lane, reg), step13::accumulator_col(lane, reg)) / 16) % 8];
+      for (int n : use) ASSERT_EQ(n, 4) << "4 lanes x 8 bytes per bank group: 2 wavefronts";
+    }
+  // Read-back: each quarter-warp reads 8 different bank groups, and the reads cover the slice once.
+  std::set<int> read;
+  for (int i = 0; i < step13::kReadBacks; ++i)
+    for (int first = 0; first < step13::kWarpgroup; first += 8) {
+      std::set<int> groups;
+      for (int thread = first; thread < first + 8; ++thread) {
+        const step13::StagedChunk chunk = step13::staged_chunk(thread, i);
+        groups.insert((step13::staging_byte(chunk.row, chunk.col) / 16) % 8);
+        for (int e = 0; e < step13::kRun; ++e) read.insert(chunk.row * step13::kSliceCols + chunk.col + e);
+      }
+      ASSERT_EQ(int(groups.size()), 8);
+    }
+  ASSERT_EQ(int(read.size()), step13::kWgmmaM * step13::kSliceCols);
 }
