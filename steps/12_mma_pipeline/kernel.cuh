@@ -159,16 +159,19 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
     issue_copies(b_copies, tile + kATileBytes, kt, b_step, shape.k, cfg);
   };
 
-  // Each lane's ldmatrix addresses within a stage, for every fragment of every k-step (byte offsets,
-  // swizzled): fixed for the whole kernel.
+  // Each lane's ldmatrix address of its first A and B fragment within a stage (bytes, swizzled);
+  // the others are fixed steps from it (fragment_step).
   const int warp_m = warp_row(warp, cfg) * cfg.wm, warp_n = warp_col(warp, cfg) * cfg.wn;
+  const Spot a_spot = a_ldmatrix_spot(kA.k_major, warp_m, 0, lane), b_spot = b_ldmatrix_spot(kB.k_major, warp_n, 0, lane);
+  const std::uint32_t a_first = std::uint32_t(tile_offset(kA, a_spot.row, a_spot.chunk) * kElementBytes);
+  const std::uint32_t b_first = kATileBytes + std::uint32_t(tile_offset(kB, b_spot.row, b_spot.chunk) * kElementBytes);
   auto a_fragment_offset = [&](int i, int kk) {
-    const Spot s = a_ldmatrix_spot(kA.k_major, warp_m + i * kMmaM, kk, lane);
-    return std::uint32_t(tile_offset(kA, s.row, s.chunk) * kElementBytes);
+    const FragmentStep step = fragment_step(kA, i, kk);
+    return (a_first + std::uint32_t(step.add)) ^ std::uint32_t(step.xor_bytes);
   };
   auto b_fragment_offset = [&](int j, int kk) {  // j: a pair of n8 tiles
-    const Spot s = b_ldmatrix_spot(kB.k_major, warp_n + j * 16, kk, lane);
-    return std::uint32_t(kATileBytes + tile_offset(kB, s.row, s.chunk) * kElementBytes);
+    const FragmentStep step = fragment_step(kB, j, kk);
+    return kATileBytes + (((b_first - kATileBytes) + std::uint32_t(step.add)) ^ std::uint32_t(step.xor_bytes));
   };
 
   float acc[kFragRows][kFragCols][4];
@@ -179,39 +182,58 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
 #pragma unroll
       for (int r = 0; r < 4; ++r) acc[i][j][r] = 0.0f;
 
+  // Fragments of one k-step (16 k's); two sets, so that the next step's ldmatrix overlap this
+  // step's mma.
+  struct Fragments {
+    std::uint32_t a[kFragRows][4], b[kFragCols / 2][4];
+  };
+  Fragments frags[2];
+  auto load_fragments = [&](Fragments& f, std::uint32_t tile, int kk) {
+#pragma unroll
+    for (int i = 0; i < kFragRows; ++i) ldmatrix_x4<!kA.k_major>(f.a[i], tile + a_fragment_offset(i, kk));
+#pragma unroll
+    for (int j = 0; j < kFragCols / 2; ++j) ldmatrix_x4<!kB.k_major>(f.b[j], tile + b_fragment_offset(j, kk));
+  };
+
   const int tiles = k_tiles(shape, cfg);
+  constexpr int kSteps = cfg.bk / kMmaK;
   // Prologue: STAGES - 1 k-tiles in flight (a group per k-tile, empty past the end, so that the
-  // group count and the wait below stay in step).
+  // group count and the waits below stay in step), then the first fragments.
 #pragma unroll
   for (int s = 0; s < cfg.stages - 1; ++s) {
     if (s < tiles) load_stage(s, s);
     cp_async_commit();
   }
+  cp_async_wait<cfg.stages - 2>();  // k-tile 0 has landed
+  __syncthreads();
   int read_stage = 0, write_stage = cfg.stages - 1;
-  for (int kt = 0; kt < tiles; ++kt) {
-    // k-tile kt has landed (at most STAGES - 2 younger groups pending), and every warp has finished
-    // reading the stage the next copy overwrites (it held k-tile kt - 1).
-    cp_async_wait<cfg.stages - 2>();
-    __syncthreads();
-    if (kt + cfg.stages - 1 < tiles) load_stage(write_stage, kt + cfg.stages - 1);
-    cp_async_commit();
+  load_fragments(frags[0], stage0, 0);
 
-    const std::uint32_t tile = stage0 + std::uint32_t(read_stage) * kStageBytes;
+  for (int kt = 0; kt < tiles; ++kt) {
 #pragma unroll
-    for (int kk = 0; kk < cfg.bk; kk += kMmaK) {
-      std::uint32_t a_frag[kFragRows][4], b_frag[kFragCols / 2][4];
-#pragma unroll
-      for (int i = 0; i < kFragRows; ++i) ldmatrix_x4<!kA.k_major>(a_frag[i], tile + a_fragment_offset(i, kk));
-#pragma unroll
-      for (int j = 0; j < kFragCols / 2; ++j) ldmatrix_x4<!kB.k_major>(b_frag[j], tile + b_fragment_offset(j, kk));
+    for (int kk = 0; kk < kSteps; ++kk) {
+      if (kk == kSteps - 1) {
+        // This tile's last fragments are in registers. Wait until k-tile kt + 1 has landed (at
+        // most STAGES - 3 younger groups pending) and every warp is past its last ldmatrix of this
+        // stage, then refill the stage k-tile kt came from and move on to the next one.
+        cp_async_wait<cfg.stages - 3>();
+        __syncthreads();
+        if (kt + cfg.stages - 1 < tiles) load_stage(write_stage, kt + cfg.stages - 1);
+        cp_async_commit();
+        write_stage = read_stage;
+        read_stage = read_stage + 1 == cfg.stages ? 0 : read_stage + 1;
+      }
+      // The next step's fragments (the first of the next k-tile after the last step) ...
+      if (kk < kSteps - 1) load_fragments(frags[(kk + 1) % 2], stage0 + std::uint32_t(read_stage) * kStageBytes, kk + 1);
+      else if (kt + 1 < tiles) load_fragments(frags[(kk + 1) % 2], stage0 + std::uint32_t(read_stage) * kStageBytes, 0);
+      // ... while this step's multiply.
+      const Fragments& f = frags[kk % 2];
 #pragma unroll
       for (int i = 0; i < kFragRows; ++i)
 #pragma unroll
         for (int j = 0; j < kFragCols; ++j)
-          mma_16x8x16<In>(acc[i][j], a_frag[i], b_frag[j / 2][(j % 2) * 2], b_frag[j / 2][(j % 2) * 2 + 1]);
+          mma_16x8x16<In>(acc[i][j], f.a[i], f.b[j / 2][(j % 2) * 2], f.b[j / 2][(j % 2) * 2 + 1]);
     }
-    read_stage = read_stage + 1 == cfg.stages ? 0 : read_stage + 1;
-    write_stage = write_stage + 1 == cfg.stages ? 0 : write_stage + 1;
   }
   cp_async_wait<0>();  // no copy may still be writing shared memory when the block exits
 

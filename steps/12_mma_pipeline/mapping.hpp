@@ -50,10 +50,10 @@ GEMM_HD constexpr int threads(const Config& c) { return warps(c) * kWarpSize; }
 // docs/12-mma-pipeline.md), the others are what the sweep compares it with.
 constexpr Config kConfigs[] = {
     {128, 128, 32, 64, 64, 4},
-    {128, 256, 32, 64, 64, 4},
-    {128, 128, 32, 32, 64, 4},
-    {64, 128, 32, 32, 64, 4},
     {128, 128, 32, 64, 64, 3},
+    {128, 256, 32, 64, 64, 4},
+    {64, 128, 32, 32, 64, 4},
+    {128, 128, 32, 64, 64, 5},
     {64, 64, 64, 32, 32, 3},  // small: 4 warps, and rows of 8 chunks along k
 };
 constexpr int kConfigCount = int(sizeof(kConfigs) / sizeof(kConfigs[0]));
@@ -100,7 +100,7 @@ inline const char* config_rule(const Config& c) {
   if (c.bm % c.wm || c.bn % c.wn) return "BM must be a multiple of WM and BN of WN";
   if (c.bm % 64 || c.bn % 64) return "BM and BN must be multiples of 64 (a swizzled row of a transposed tile is 8 chunks or more)";
   if (c.bk != 32 && c.bk % 64) return "BK must be 32 or a multiple of 64 (a swizzled row along k is 4 chunks, or 8 or more)";
-  if (c.stages < 2 || c.stages > 8) return "STAGES must be 2..8";
+  if (c.stages < 3 || c.stages > 8) return "STAGES must be 3..8 (the copy of k-tile kt + 1 is awaited inside k-tile kt)";
   for (Layout layout : {Layout::nn, Layout::nt, Layout::tn})
     if (tile_chunks(a_tile(layout, c)) % threads(c) || tile_chunks(b_tile(layout, c)) % threads(c))
       return "the A and B tiles must have a multiple of (threads per block) 16-byte chunks";
@@ -195,6 +195,21 @@ GEMM_HD Spot a_ldmatrix_spot(bool k_major, int m0, int k0, int lane) {
 GEMM_HD Spot b_ldmatrix_spot(bool k_major, int n0, int k0, int lane) {
   if (k_major) return {n0 + (lane / 16) * 8 + lane % 8, k0 / kChunk + (lane / 8) % 2};
   return {k0 + ((lane / 8) % 2) * 8 + lane % 8, n0 / kChunk + lane / 16};
+}
+
+// Every fragment of a lane is a fixed distance from its first one (i or j = 0, k-step 0), so the
+// kernel keeps one address per operand and lane. A k-step (16 k's) is 2 chunks along a k-major row
+// and 16 rows down a transposed tile; the next fragment (16 m's or n's) is 16 rows down a k-major
+// tile and 2 chunks along a transposed row. Moving along a row is an XOR: the swizzle is an XOR
+// and the lane's first chunk within the moved bits is 0 or 1, so adding 2, 4, 6 chunks changes
+// bits that the first chunk leaves clear (the host tests check it against tile_offset).
+struct FragmentStep {
+  int add = 0, xor_bytes = 0;  // byte offset = ((first + add) ^ xor_bytes)
+};
+GEMM_HD constexpr FragmentStep fragment_step(const OperandTile& t, int fragment, int kk) {
+  const int row_bytes = t.chunks * kChunk * kElementBytes, chunk_bytes = kChunk * kElementBytes;
+  if (t.k_major) return {fragment * 16 * row_bytes, (kk / kChunk) * chunk_bytes};
+  return {kk * row_bytes, fragment * 2 * chunk_bytes};
 }
 
 // --- Registers -> C -----------------------------------------------------------------------------

@@ -71,6 +71,20 @@ __device__ __forceinline__ void tma_load(std::uint32_t destination, const CUtens
       : "memory");
 }
 
+// --- TMA stores: a box of shared memory to global, tracked in bulk groups by the issuing thread --
+__device__ __forceinline__ void tma_store(const CUtensorMap* map, std::uint32_t source, BoxCoord at) {
+  asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];\n" ::"l"(
+                   reinterpret_cast<std::uint64_t>(map)),
+               "r"(source), "r"(at.inner), "r"(at.outer)
+               : "memory");
+}
+__device__ __forceinline__ void tma_store_commit() { asm volatile("cp.async.bulk.commit_group;\n" ::: "memory"); }
+// Until the copy engine has read every committed store's shared memory (it may still be writing).
+__device__ __forceinline__ void tma_store_wait_read() { asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory"); }
+__device__ __forceinline__ void tma_store_wait_all() { asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory"); }
+// Ordinary shared-memory writes become visible to the copy engine (the "async proxy").
+__device__ __forceinline__ void fence_for_copy_engine() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
+
 // --- wgmma bookkeeping --------------------------------------------------------------------------
 __device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
 __device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
@@ -151,8 +165,8 @@ __device__ __forceinline__ void store_run(Out* at, int col, const GemmShape& sha
 
 template <Layout kLayout, typename In, typename Out, int kConfig>
 __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
-    hopper_gemm(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map, GemmShape shape,
-                float alpha, float beta, Out* __restrict__ c) {
+    hopper_gemm(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
+                const __grid_constant__ CUtensorMap c_map, GemmShape shape, float alpha, float beta, Out* __restrict__ c) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   constexpr Config cfg = kConfigs[kConfig];
   constexpr int kConsumerWarps = consumers(cfg) * (kWarpgroup / kWarpSize);
@@ -208,6 +222,8 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
     const int lane = int(threadIdx.x) % kWarpSize;
     const Descriptor a_strides = descriptor_strides(a_op), b_strides = descriptor_strides(b_op);
     unsigned char* staging = shared + (stage0 - shared_address(shared)) + cfg.stages * kStageBytes + consumer * kStagingBytes;
+    const bool store_with_tma = tma_stores_c(shape, beta, int(sizeof(Out)));
+    const bool leader = threadIdx.x % kWarpgroup == 0;  // issues the consumer's TMA stores
     float acc[cfg.bn / 2];
 #pragma unroll
     for (int i = 0; i < cfg.bn / 2; ++i) acc[i] = 0.0f;
@@ -241,27 +257,44 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
       if (lane == 0) barrier_arrive(empty(previous));
 
       // Epilogue, one 64-column slice at a time: the accumulators (times alpha) into the staging
-      // buffer, then back out along the rows of C.
+      // buffer, then to C by the copy engine, or read back along the rows of C.
       const int row0 = tile.m * cfg.bm + consumer * kWgmmaM, col0 = tile.n * cfg.bn;
       static_for<0, cfg.bn / kSliceCols>([&](auto slice_index) {
         constexpr int slice = decltype(slice_index)::value;
-        consumer_sync(consumer);  // the previous slice has been read out
+        if (store_with_tma && leader) tma_store_wait_read();  // the previous slice has left the buffer
+        consumer_sync(consumer);                         // ... or has been read back
 #pragma unroll
         for (int reg = slice * kSliceCols / 2; reg < (slice + 1) * kSliceCols / 2; reg += 2) {
-          const int byte = staging_byte(accumulator_row(warp_in_group, lane, reg), accumulator_col(lane, reg) - slice * kSliceCols);
-          *reinterpret_cast<float2*>(staging + byte) = make_float2(alpha * acc[reg], alpha * acc[reg + 1]);
+          const int row = accumulator_row(warp_in_group, lane, reg), col = accumulator_col(lane, reg) - slice * kSliceCols;
+          if (store_with_tma && std::is_same_v<Out, __half>)
+            *reinterpret_cast<__half2*>(staging + staging_byte(row, col, 2)) =
+                __floats2half2_rn(alpha * acc[reg], alpha * acc[reg + 1]);
+          else
+            *reinterpret_cast<float2*>(staging + staging_byte(row, col, 4)) = make_float2(alpha * acc[reg], alpha * acc[reg + 1]);
         }
+        if (store_with_tma) fence_for_copy_engine();
         consumer_sync(consumer);  // the slice is complete
+        if (store_with_tma) {
+          if (leader) {
+            constexpr int kBoxCols = kSwizzleBytes / int(sizeof(Out));
+            for (int box = 0; box < staging_boxes(int(sizeof(Out))); ++box)
+              tma_store(&c_map, shared_address(staging) + box * kStagingBoxBytes,
+                        {col0 + slice * kSliceCols + box * kBoxCols, row0});  // the copy engine clips at C's edges
+            tma_store_commit();
+          }
+        } else {
 #pragma unroll
-        for (int i = 0; i < kReadBacks; ++i) {
-          const StagedChunk chunk = staged_chunk(int(threadIdx.x) % kWarpgroup, i);
-          const int row = row0 + chunk.row, col = col0 + slice * kSliceCols + chunk.col;
-          if (row < shape.m && col < shape.n)
-            store_run(c + (long long)row * shape.n + col, col, shape,
-                      *reinterpret_cast<const float4*>(staging + staging_byte(chunk.row, chunk.col)), beta);
+          for (int i = 0; i < kReadBacks; ++i) {
+            const StagedChunk chunk = staged_chunk(int(threadIdx.x) % kWarpgroup, i);
+            const int row = row0 + chunk.row, col = col0 + slice * kSliceCols + chunk.col;
+            if (row < shape.m && col < shape.n)
+              store_run(c + (long long)row * shape.n + col, col, shape,
+                        *reinterpret_cast<const float4*>(staging + staging_byte(chunk.row, chunk.col, 4)), beta);
+          }
         }
       });
     }
+    if (store_with_tma && leader) tma_store_wait_all();
   }
 #endif  // sm_90a: the harness refuses other GPUs before launching (only_cc)
 }
@@ -335,38 +368,50 @@ inline PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
   return encode;
 }
 
-// The tensor map of one operand: the stored matrix as 2D (row length, rows), boxes of 64 x
-// box_outer elements, 128-byte swizzle, zeros outside. Built once per buffer and shape.
-inline CUtensorMap tensor_map(const void* matrix, const TmaOperand& op, gemm::InputType dtype) {
-  using Key = std::tuple<const void*, int, int, int, int>;
+// A tensor map: a row-major matrix of `rows` x `row_length` elements cut into boxes of
+// box_cols x box_rows, 128-byte swizzle, zeros read outside (and writes outside dropped). Built
+// once per buffer, shape and type.
+inline CUtensorMap tensor_map(const void* matrix, CUtensorMapDataType type, int element_bytes, int row_length, int rows,
+                              int box_cols, int box_rows) {
+  using Key = std::tuple<const void*, int, int, int, int, int>;
   static std::map<Key, CUtensorMap> made;
-  const Key key{matrix, op.inner, op.outer, op.box_outer, int(dtype)};
+  const Key key{matrix, int(type), row_length, rows, box_cols, box_rows};
   const auto found = made.find(key);
   if (found != made.end()) return found->second;
   CUtensorMap map{};
-  const cuuint64_t extent[2] = {cuuint64_t(op.inner), cuuint64_t(op.outer)};
-  const cuuint64_t row_bytes[1] = {cuuint64_t(op.inner) * kElementBytes};
-  const cuuint32_t box[2] = {cuuint32_t(kBoxInner), cuuint32_t(op.box_outer)};
+  const cuuint64_t extent[2] = {cuuint64_t(row_length), cuuint64_t(rows)};
+  const cuuint64_t row_bytes[1] = {cuuint64_t(row_length) * cuuint64_t(element_bytes)};
+  const cuuint32_t box[2] = {cuuint32_t(box_cols), cuuint32_t(box_rows)};
   const cuuint32_t element_step[2] = {1, 1};
-  const CUresult result = tensor_map_encoder()(
-      &map, dtype == gemm::InputType::bf16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2,
-      const_cast<void*>(matrix), extent, row_bytes, box, element_step, CU_TENSOR_MAP_INTERLEAVE_NONE,
-      CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  const CUresult result = tensor_map_encoder()(&map, type, 2, const_cast<void*>(matrix), extent, row_bytes, box, element_step,
+                                               CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                                               CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (result != CUDA_SUCCESS)
     throw gemm::CudaError("cuTensorMapEncodeTiled failed (CUresult " + std::to_string(int(result)) + ") for a " +
-                          std::to_string(op.outer) + " x " + std::to_string(op.inner) + " operand");
+                          std::to_string(rows) + " x " + std::to_string(row_length) + " matrix");
   made.emplace(key, map);
   return map;
 }
+inline CUtensorMap operand_map(const void* matrix, const TmaOperand& op, gemm::InputType dtype) {
+  return tensor_map(matrix, dtype == gemm::InputType::bf16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+                    kElementBytes, op.inner, op.outer, kBoxInner, op.box_outer);
+}
 
 template <typename Out>
-void launch_kernel(void (*kernel)(CUtensorMap, CUtensorMap, GemmShape, float, float, Out*), const gemm::TcProblem& p,
-                   const Config& cfg, cudaStream_t stream) {
-  const CUtensorMap a_map = tensor_map(p.a, a_operand(p.shape, p.layout, cfg), p.dtype);
-  const CUtensorMap b_map = tensor_map(p.b, b_operand(p.shape, p.layout, cfg), p.dtype);
+void launch_kernel(void (*kernel)(CUtensorMap, CUtensorMap, CUtensorMap, GemmShape, float, float, Out*),
+                   const gemm::TcProblem& p, const Config& cfg, cudaStream_t stream) {
+  const CUtensorMap a_map = operand_map(p.a, a_operand(p.shape, p.layout, cfg), p.dtype);
+  const CUtensorMap b_map = operand_map(p.b, b_operand(p.shape, p.layout, cfg), p.dtype);
+  // C as boxes of 128 bytes x 64 rows, only where the kernel stores it with TMA.
+  constexpr int kOutBytes = int(sizeof(Out));
+  const CUtensorMap c_map =
+      tma_stores_c(p.shape, p.beta, kOutBytes)
+          ? tensor_map(p.c, std::is_same_v<Out, float> ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+                       kOutBytes, p.shape.n, p.shape.m, kSwizzleBytes / kOutBytes, kWgmmaM)
+          : CUtensorMap{};
   const LaunchShape shape = launch_shape(p.shape, cfg, sm_count());
   kernel<<<gemm::to_dim3(shape.grid), gemm::to_dim3(shape.block), size_t(shape.shared_bytes), stream>>>(
-      a_map, b_map, p.shape, p.alpha, p.beta, static_cast<Out*>(p.c));
+      a_map, b_map, c_map, p.shape, p.alpha, p.beta, static_cast<Out*>(p.c));
 }
 
 inline void launch(const gemm::TcProblem& p, const gemm::Params& params, cudaStream_t stream) {

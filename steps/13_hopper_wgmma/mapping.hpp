@@ -67,7 +67,6 @@ GEMM_HD constexpr int b_tile_bytes(const Config& c) { return c.bn * c.bk * kElem
 GEMM_HD constexpr int stage_bytes(const Config& c) { return a_tile_bytes(c) + b_tile_bytes(c); }
 // The epilogue stages each consumer's results through a buffer of its own (staging_byte below).
 constexpr int kStagingBytes = 16384;  // per consumer: 64 rows x 256 bytes
-constexpr int kStagingRowBytes = kStagingBytes / kWgmmaM;
 // Stages, the consumers' staging buffers, two barriers per stage (full, empty), and room to align
 // the stages to the swizzle's 1024-byte period (dynamic shared memory is only 16-byte aligned).
 GEMM_HD constexpr int shared_bytes(const Config& c) {
@@ -206,20 +205,25 @@ GEMM_HD int accumulator_row(int warp_in_group, int lane, int reg) {
 GEMM_HD int accumulator_col(int lane, int reg) { return 8 * (reg / 4) + 2 * (lane % 4) + reg % 2; }
 
 // The epilogue goes through shared memory, because a warp's accumulators span 8 rows of C: stored
-// straight from registers, every store instruction touches 8 cache lines for 256 bytes. Instead
-// each consumer writes a 64 x 64 slice of its results (f32, times alpha) into its staging buffer,
-// then its threads read it back along the rows, 4 values each, so that a warp stores 2 whole rows
-// of the slice. Rows are 256 bytes, their 16-byte chunks swizzled by XOR with row % 8: the pair
-// writes of a warp (8 rows, 4 lanes each) take the minimum 2 wavefronts, and 8 lanes reading 8
-// consecutive chunks of a row hit 8 different bank groups.
-constexpr int kSliceCols = kStagingRowBytes / 4;     // 64 f32 columns
-constexpr int kRun = 4;                               // values per read-back (one 16-byte chunk)
-GEMM_HD int staging_byte(int row, int col) {
-  const int byte = col * 4;
-  return row * kStagingRowBytes + ((byte / 16) ^ (row % 8)) * 16 + byte % 16;
+// straight from registers, every store instruction touches 8 cache lines for 256 bytes. Each
+// consumer writes a 64 x 64 slice of its results (times alpha) into its staging buffer, laid out
+// as the copy engine lays out boxes of 128-byte rows with the 128-byte swizzle (64 rows per box,
+// 2 boxes for f32, 1 for f16). Then either one thread stores the boxes to C with TMA (beta = 0 and
+// C's rows 16-byte aligned: the consumers go back to the tensor cores while the copy engine
+// writes), or the consumer's threads read the slice back along its rows, 4 values each, add
+// beta * C and store. The swizzle makes the pair writes of a warp (8 rows, 4 lanes each) take the
+// minimum 2 wavefronts (f32; 1 for f16), and 8 lanes reading 8 consecutive chunks of a row hit 8
+// different bank groups.
+constexpr int kSliceCols = 64;
+constexpr int kStagingBoxBytes = kWgmmaM * kSwizzleBytes;  // 64 rows of 128 bytes
+constexpr int kRun = 4;                                    // values per read-back
+GEMM_HD int staging_byte(int row, int col, int out_bytes) {
+  const int byte = col * out_bytes, in_box = byte % kSwizzleBytes;
+  return (byte / kSwizzleBytes) * kStagingBoxBytes + row * kSwizzleBytes + ((in_box / 16) ^ (row % 8)) * 16 + in_box % 16;
 }
-// The chunk that read-back `i` of a consumer thread (0 <= thread < 128) takes: consecutive threads
-// walk a row (16 chunks).
+GEMM_HD constexpr int staging_boxes(int out_bytes) { return kSliceCols * out_bytes / kSwizzleBytes; }
+// The 4 values that read-back `i` of a consumer thread (0 <= thread < 128) takes (f32 staging):
+// consecutive threads walk a row (16 runs).
 struct StagedChunk {
   int row = 0, col = 0;  // first element, within the 64 x 64 slice
 };
@@ -228,5 +232,7 @@ GEMM_HD StagedChunk staged_chunk(int thread, int i) {
   return {id / per_row, (id % per_row) * kRun};
 }
 constexpr int kReadBacks = kWgmmaM * kSliceCols / kRun / kWarpgroup;  // per thread and slice: 8
+// TMA stores C when beta = 0 (nothing to read) and its rows start on 16 bytes.
+GEMM_HD bool tma_stores_c(const GemmShape& s, float beta, int out_bytes) { return beta == 0.0f && (s.n * out_bytes) % 16 == 0; }
 
 }  // namespace step13

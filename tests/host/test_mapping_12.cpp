@@ -204,6 +204,34 @@ TEST(Mapping12, LdmatrixMatricesAreConflictFree) {
     }
 }
 
+TEST(Mapping12, FragmentStepsReachEveryFragment) {
+  for (const Config& c : step12::kConfigs)
+    for (Layout layout : kLayouts) {
+      const OperandTile at = step12::a_tile(layout, c), bt = step12::b_tile(layout, c);
+      for (int warp = 0; warp < step12::warps(c); ++warp)
+        for (int lane = 0; lane < 32; ++lane) {
+          const int m0 = step12::fragment_row(warp, c, 0), n0 = step12::fragment_col(warp, c, 0);
+          const step12::Spot a0 = step12::a_ldmatrix_spot(at.k_major, m0, 0, lane);
+          const step12::Spot b0 = step12::b_ldmatrix_spot(bt.k_major, n0, 0, lane);
+          const int a_first = step12::tile_offset(at, a0.row, a0.chunk) * 2, b_first = step12::tile_offset(bt, b0.row, b0.chunk) * 2;
+          for (int kk = 0; kk < c.bk; kk += step12::kMmaK) {
+            for (int i = 0; i < c.wm / step12::kMmaM; ++i) {
+              const step12::Spot s = step12::a_ldmatrix_spot(at.k_major, m0 + i * 16, kk, lane);
+              const step12::FragmentStep step = step12::fragment_step(at, i, kk);
+              ASSERT_EQ((a_first + step.add) ^ step.xor_bytes, step12::tile_offset(at, s.row, s.chunk) * 2)
+                  << "A " << gemm::to_string(layout) << " config " << c.bm << "x" << c.bn << "x" << c.bk;
+            }
+            for (int j = 0; j < c.wn / 16; ++j) {
+              const step12::Spot s = step12::b_ldmatrix_spot(bt.k_major, n0 + j * 16, kk, lane);
+              const step12::FragmentStep step = step12::fragment_step(bt, j, kk);
+              ASSERT_EQ((b_first + step.add) ^ step.xor_bytes, step12::tile_offset(bt, s.row, s.chunk) * 2)
+                  << "B " << gemm::to_string(layout) << " config " << c.bm << "x" << c.bn << "x" << c.bk;
+            }
+          }
+        }
+    }
+}
+
 TEST(Mapping12, AccumulatorsCoverTheBlockTileOnce) {
   for (const Config& c : step12::kConfigs) {
     std::vector<int> covered(size_t(c.bm) * c.bn, 0);
@@ -222,5 +250,6 @@ TEST(Mapping12, RulesNameTheProblem) {
   EXPECT_NE(std::string(step12::config_rule({128, 128, 48, 64, 64, 4})).find("BK must be 32"), std::string::npos);
   EXPECT_NE(std::string(step12::config_rule({96, 128, 32, 32, 64, 4})).find("multiples of 64"), std::string::npos);
   EXPECT_NE(std::string(step12::config_rule({128, 128, 32, 64, 64, 9})).find("STAGES must be"), std::string::npos);
-  EXPECT_NE(std::string(step12::config_rule({128, 128, 32, 64, 64, 2})).find("not compiled in"), std::string::npos);
+  EXPECT_NE(std::string(step12::config_rule({128, 128, 32, 64, 64, 2})).find("STAGES must be 3"), std::string::npos);
+  EXPECT_NE(std::string(step12::config_rule({128, 128, 32, 64, 64, 6})).find("not compiled in"), std::string::npos);
 }

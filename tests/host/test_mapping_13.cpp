@@ -140,30 +140,38 @@ TEST(Mapping13, RulesNameTheProblem) {
 }
 
 TEST(Mapping13, StagingIsConflictFreeAndComplete) {
-  // Every element of a 64 x 64 slice has its own 4 bytes in the 16 KB buffer.
-  std::set<int> bytes;
-  for (int row = 0; row < step13::kWgmmaM; ++row)
-    for (int col = 0; col < step13::kSliceCols; ++col) bytes.insert(step13::staging_byte(row, col));
-  ASSERT_EQ(int(bytes.size()), step13::kWgmmaM * step13::kSliceCols);
-  ASSERT_GE(*bytes.begin(), 0);
-  ASSERT_LT(*bytes.rbegin(), step13::kStagingBytes);
-  // Writes: a warp's pair stores (8 rows x 4 lanes x 8 bytes) use each 16-byte bank group at most
-  // twice: the minimum for 256 bytes (2 wavefronts).
-  for (int warp = 0; warp < 4; ++warp)
-    for (int reg = 0; reg < step13::kSliceCols / 2; reg += 2) {
-      int use[8] = {};
-      for (int lane = 0; lane < 32; ++lane)
-        ++use[(step13::staging_byte(step13::accumulator_row(warp, lane, reg), step13::accumulator_col(lane, reg)) / 16) % 8];
-      for (int n : use) ASSERT_EQ(n, 4) << "4 lanes x 8 bytes per bank group: 2 wavefronts";
-    }
-  // Read-back: each quarter-warp reads 8 different bank groups, and the reads cover the slice once.
+  for (int out_bytes : {4, 2}) {
+    // Every element of a 64 x 64 slice has its own bytes in the buffer, in the copy engine's
+    // layout: box b of 64 rows x 128 bytes at b * 8192, chunks XOR row % 8.
+    std::set<int> bytes;
+    for (int row = 0; row < step13::kWgmmaM; ++row)
+      for (int col = 0; col < step13::kSliceCols; ++col) {
+        const int at = step13::staging_byte(row, col, out_bytes);
+        const int box = col * out_bytes / 128, in_box = col * out_bytes % 128;
+        ASSERT_EQ(at, box * 8192 + row * 128 + (((in_box / 16) ^ (row % 8)) * 16) + in_box % 16);
+        for (int b = 0; b < out_bytes; ++b) bytes.insert(at + b);
+      }
+    ASSERT_EQ(int(bytes.size()), step13::kWgmmaM * step13::kSliceCols * out_bytes);
+    ASSERT_LT(*bytes.rbegin(), step13::kStagingBytes);
+    ASSERT_EQ(step13::staging_boxes(out_bytes) * step13::kStagingBoxBytes, step13::kWgmmaM * step13::kSliceCols * out_bytes);
+    // Writes: a warp's pair stores put 4 lanes in each 16-byte bank group: 2 wavefronts for
+    // 8-byte pairs (f32), 1 for 4-byte pairs (f16), the minimum for the bytes written.
+    for (int warp = 0; warp < 4; ++warp)
+      for (int reg = 0; reg < step13::kSliceCols / 2; reg += 2) {
+        int use[8] = {};
+        for (int lane = 0; lane < 32; ++lane)
+          ++use[(step13::staging_byte(step13::accumulator_row(warp, lane, reg), step13::accumulator_col(lane, reg), out_bytes) / 16) % 8];
+        for (int n : use) ASSERT_EQ(n, 4) << "lanes per bank group";
+      }
+  }
+  // Read-back (f32): each quarter-warp reads 8 different bank groups, and the reads cover the slice once.
   std::set<int> read;
   for (int i = 0; i < step13::kReadBacks; ++i)
     for (int first = 0; first < step13::kWarpgroup; first += 8) {
       std::set<int> groups;
       for (int thread = first; thread < first + 8; ++thread) {
         const step13::StagedChunk chunk = step13::staged_chunk(thread, i);
-        groups.insert((step13::staging_byte(chunk.row, chunk.col) / 16) % 8);
+        groups.insert((step13::staging_byte(chunk.row, chunk.col, 4) / 16) % 8);
         for (int e = 0; e < step13::kRun; ++e) read.insert(chunk.row * step13::kSliceCols + chunk.col + e);
       }
       ASSERT_EQ(int(groups.size()), 8);
