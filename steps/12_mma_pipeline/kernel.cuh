@@ -188,11 +188,11 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
     std::uint32_t a[kFragRows][4], b[kFragCols / 2][4];
   };
   Fragments frags[2];
-  auto load_fragments = [&](Fragments& f, std::uint32_t tile, int kk) {
+  auto load_fragments = [&](Fragments& f, std::uint32_t tile, int k) {  // k: the step's first k in the tile
 #pragma unroll
-    for (int i = 0; i < kFragRows; ++i) ldmatrix_x4<!kA.k_major>(f.a[i], tile + a_fragment_offset(i, kk));
+    for (int i = 0; i < kFragRows; ++i) ldmatrix_x4<!kA.k_major>(f.a[i], tile + a_fragment_offset(i, k));
 #pragma unroll
-    for (int j = 0; j < kFragCols / 2; ++j) ldmatrix_x4<!kB.k_major>(f.b[j], tile + b_fragment_offset(j, kk));
+    for (int j = 0; j < kFragCols / 2; ++j) ldmatrix_x4<!kB.k_major>(f.b[j], tile + b_fragment_offset(j, k));
   };
 
   const int tiles = k_tiles(shape, cfg);
@@ -224,7 +224,8 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
         read_stage = read_stage + 1 == cfg.stages ? 0 : read_stage + 1;
       }
       // The next step's fragments (the first of the next k-tile after the last step) ...
-      if (kk < kSteps - 1) load_fragments(frags[(kk + 1) % 2], stage0 + std::uint32_t(read_stage) * kStageBytes, kk + 1);
+      if (kk < kSteps - 1)
+        load_fragments(frags[(kk + 1) % 2], stage0 + std::uint32_t(read_stage) * kStageBytes, (kk + 1) * kMmaK);
       else if (kt + 1 < tiles) load_fragments(frags[(kk + 1) % 2], stage0 + std::uint32_t(read_stage) * kStageBytes, 0);
       // ... while this step's multiply.
       const Fragments& f = frags[kk % 2];

@@ -49,11 +49,11 @@ GEMM_HD constexpr int threads(const Config& c) { return warps(c) * kWarpSize; }
 // The compiled configurations; the first is the default (the measured best on the H100, see
 // docs/12-mma-pipeline.md), the others are what the sweep compares it with.
 constexpr Config kConfigs[] = {
-    {128, 128, 32, 64, 64, 4},
-    {128, 128, 32, 64, 64, 3},
     {128, 256, 32, 64, 64, 4},
-    {64, 128, 32, 32, 64, 4},
-    {128, 128, 32, 64, 64, 5},
+    {128, 128, 32, 64, 64, 4},
+    {256, 128, 32, 64, 64, 4},
+    {128, 256, 32, 64, 64, 3},
+    {128, 128, 32, 64, 64, 3},
     {64, 64, 64, 32, 32, 3},  // small: 4 warps, and rows of 8 chunks along k
 };
 constexpr int kConfigCount = int(sizeof(kConfigs) / sizeof(kConfigs[0]));

@@ -178,3 +178,47 @@ TEST(Mapping13, StagingIsConflictFreeAndComplete) {
     }
   ASSERT_EQ(int(read.size()), step13::kWgmmaM * step13::kSliceCols);
 }
+
+TEST(Mapping13, StreamKSplitCoversEveryUnitOnceAndNeverWaitsInACycle) {
+  const Config c = step13::kConfigs[0];
+  for (const GemmShape& s : {GemmShape{4096, 4096, 4096}, GemmShape{8192, 8192, 8192}, GemmShape{1024, 1024, 1024},
+                             GemmShape{1000, 1000, 1000}, GemmShape{8, 8, 8}, GemmShape{136, 72, 40},
+                             GemmShape{4088, 4104, 4096}, GemmShape{257, 136, 64}})
+    for (int sms : {132, 7, 1}) {
+      const int grid = step13::launch_shape(s, c, sms).grid.x;
+      const int kts = step13::k_tiles(s, c), dp = step13::data_parallel_tiles(s, c, grid);
+      ASSERT_EQ(dp % grid, 0);
+      std::vector<int> done(size_t(step13::tiles(s, c)) * kts, 0);
+      for (int t = 0; t < dp; ++t)
+        for (int k = 0; k < kts; ++k) ++done[size_t(t) * kts + k];
+      for (int b = 0; b < grid; ++b) {
+        const int end = step13::stream_begin(b + 1, s, c, grid);
+        ASSERT_GE(end - step13::stream_begin(b, s, c, grid), step13::stream_units(s, c, grid) / grid);
+        bool first = true;
+        for (int u = step13::stream_begin(b, s, c, grid); u < end;) {
+          const step13::Segment seg = step13::segment_at(u, b, s, c, grid);
+          ASSERT_LT(seg.k_begin, seg.k_end);
+          for (int k = seg.k_begin; k < seg.k_end; ++k) ++done[size_t(seg.tile) * kts + k];
+          if (seg.k_begin > 0) {
+            // A piece another block finishes: always the block's first work in the stream-K part,
+            // so the finishing block (which waits for it last) cannot be waited on in turn.
+            ASSERT_TRUE(first);
+            ASSERT_TRUE(step13::holds_piece(b, seg.tile, s, c, grid));
+          } else if (seg.k_end < kts) {
+            // The finishing block of a split tile: the blocks after it hold the rest, in order.
+            int covered = seg.k_end, j = b + 1;
+            for (; step13::holds_piece(j, seg.tile, s, c, grid); ++j) {
+              const step13::Segment piece = step13::segment_at(step13::stream_begin(j, s, c, grid), j, s, c, grid);
+              ASSERT_EQ(piece.tile, seg.tile);
+              ASSERT_EQ(piece.k_begin, covered);
+              covered = piece.k_end;
+            }
+            ASSERT_EQ(covered, kts);
+          }
+          first = false;
+          u += seg.k_end - seg.k_begin;
+        }
+      }
+      for (int n : done) ASSERT_EQ(n, 1);
+    }
+}
