@@ -52,8 +52,8 @@ constexpr Config kConfigs[] = {
     {128, 256, 32, 64, 64, 4},
     {128, 128, 32, 64, 64, 4},
     {256, 128, 32, 64, 64, 4},
+    {128, 256, 32, 64, 64, 5},
     {128, 256, 32, 64, 64, 3},
-    {128, 128, 32, 64, 64, 3},
     {64, 64, 64, 32, 32, 3},  // small: 4 warps, and rows of 8 chunks along k
 };
 constexpr int kConfigCount = int(sizeof(kConfigs) / sizeof(kConfigs[0]));

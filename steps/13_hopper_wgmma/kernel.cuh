@@ -16,7 +16,6 @@
 #include <cuda_fp16.h>
 
 #include <cstdint>
-#include <algorithm>
 #include <map>
 #include <tuple>
 #include <type_traits>
@@ -123,56 +122,10 @@ __device__ __forceinline__ void static_for(F&& f) {
   }
 }
 
-// The named barrier of one consumer warpgroup (barrier 0 is __syncthreads), and the one of all
-// consumers together (after the per-warpgroup ones).
+// The named barrier of one consumer warpgroup (barrier 0 is __syncthreads).
 __device__ __forceinline__ void consumer_sync(int consumer) {
   asm volatile("bar.sync %0, %1;\n" ::"r"(1 + consumer), "n"(kWarpgroup) : "memory");
 }
-template <int kConsumers>
-__device__ __forceinline__ void all_consumers_sync() {
-  asm volatile("bar.sync %0, %1;\n" ::"n"(1 + kConsumers), "n"(kConsumers * kWarpgroup) : "memory");
-}
-
-// The stream-K flags: a block raises its flag to this launch's epoch once its partial sums are in
-// global memory (release), the finishing block waits for it (acquire). Epochs grow from launch to
-// launch, so the flags never need resetting.
-__device__ __forceinline__ void raise_flag(int* flag, int epoch) {
-  asm volatile("st.release.gpu.global.b32 [%0], %1;\n" ::"l"(flag), "r"(epoch) : "memory");
-}
-__device__ __forceinline__ void wait_flag(const int* flag, int epoch) {
-  int seen = 0;
-  do asm volatile("ld.acquire.gpu.global.b32 %0, [%1];\n" : "=r"(seen) : "l"(flag) : "memory");
-  while (seen != epoch);
-}
-
-// The runs of k-tiles this block computes, in order: its data-parallel tiles whole, then its
-// stream-K run (mapping.hpp). The producer and the consumers walk the same list; each loop body
-// appears once, so that the accumulators stay in registers.
-template <int kConfig>
-struct SegmentWalk {
-  __device__ static constexpr Config config() {
-    constexpr Config c = kConfigs[kConfig];
-    return c;
-  }
-  const GemmShape& shape;  // the kernel parameter: read where needed, not held in registers
-  int dp_tiles, next_tile, next_unit, end_unit;
-  __device__ explicit SegmentWalk(const GemmShape& s)
-      : shape(s), dp_tiles(data_parallel_tiles(s, config(), int(gridDim.x))), next_tile(int(blockIdx.x)),
-        next_unit(stream_begin(int(blockIdx.x), s, config(), int(gridDim.x))),
-        end_unit(stream_begin(int(blockIdx.x) + 1, s, config(), int(gridDim.x))) {}
-  __device__ bool next(Segment& segment) {
-    constexpr Config cfg = kConfigs[kConfig];
-    if (next_tile < dp_tiles) {
-      segment = Segment{next_tile, 0, k_tiles(shape, cfg)};
-      next_tile += int(gridDim.x);
-      return true;
-    }
-    if (next_unit >= end_unit) return false;
-    segment = segment_at(next_unit, int(blockIdx.x), shape, cfg, int(gridDim.x));
-    next_unit += segment.k_end - segment.k_begin;
-    return true;
-  }
-};
 
 // Four neighbouring elements of a row of C (col .. col + 3) from the staging buffer (alpha
 // already applied): one vector store when the run is inside C and aligned (row length a multiple
@@ -213,8 +166,7 @@ __device__ __forceinline__ void store_run(Out* at, int col, const GemmShape& sha
 template <Layout kLayout, typename In, typename Out, int kConfig>
 __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
     hopper_gemm(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
-                const __grid_constant__ CUtensorMap c_map, GemmShape shape, float alpha, float beta, Out* __restrict__ c,
-                float4* __restrict__ partials, int* __restrict__ flags, int epoch) {
+                const __grid_constant__ CUtensorMap c_map, GemmShape shape, float alpha, float beta, Out* __restrict__ c) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   constexpr Config cfg = kConfigs[kConfig];
   constexpr int kConsumerWarps = consumers(cfg) * (kWarpgroup / kWarpSize);
@@ -231,7 +183,7 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
 
   const TmaOperand a_op = a_operand(shape, kLayout, cfg), b_op = b_operand(shape, kLayout, cfg);
   const int warpgroup = int(threadIdx.x) / kWarpgroup;
-  const int k_tile_count = k_tiles(shape, cfg);
+  const int tile_count = tiles(shape, cfg), k_tile_count = k_tiles(shape, cfg);
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < cfg.stages; ++s) {
@@ -249,10 +201,9 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
     if (threadIdx.x == 0) {
       int stage = 0;
       std::uint32_t phase = 0;
-      SegmentWalk<kConfig> walk(shape);
-      for (Segment segment; walk.next(segment);) {
-        const TileCoord tile = tile_at(segment.tile, shape, cfg);
-        for (int kt = segment.k_begin; kt < segment.k_end; ++kt) {
+      for (int t = int(blockIdx.x); t < tile_count; t += int(gridDim.x)) {
+        const TileCoord tile = tile_at(t, shape, cfg);
+        for (int kt = 0; kt < k_tile_count; ++kt) {
           barrier_wait(empty(stage), phase ^ 1);
           barrier_arrive_expect_bytes(full(stage), kStageBytes);  // out-of-matrix parts count too (zeros)
           const std::uint32_t a_tile = stage0 + std::uint32_t(stage * kStageBytes), b_tile = a_tile + a_tile_bytes(cfg);
@@ -279,11 +230,10 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
 
     int stage = 0;
     std::uint32_t phase = 0;
-    SegmentWalk<kConfig> walk(shape);
-    for (Segment segment; walk.next(segment);) {
-      const TileCoord tile = tile_at(segment.tile, shape, cfg);
+    for (int t = int(blockIdx.x); t < tile_count; t += int(gridDim.x)) {
+      const TileCoord tile = tile_at(t, shape, cfg);
       int previous = -1;  // the stage whose products may still be running
-      for (int kt = segment.k_begin; kt < segment.k_end; ++kt) {
+      for (int kt = 0; kt < k_tile_count; ++kt) {
         barrier_wait(full(stage), phase);
         const std::uint32_t a_tile = stage0 + std::uint32_t(stage * kStageBytes), b_tile = a_tile + a_tile_bytes(cfg);
         wgmma_fence();
@@ -292,7 +242,7 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
         for (int kk = 0; kk < cfg.bk / kWgmmaK; ++kk)
           wgmma_m64k16<In, a_k_major(kLayout) ? 0 : 1, b_k_major(kLayout) ? 0 : 1>(
               acc, wgmma_descriptor(a_tile + operand_offset(a_op, consumer, kk), a_strides),
-              wgmma_descriptor(b_tile + operand_offset(b_op, 0, kk), b_strides), kt > segment.k_begin || kk > 0);
+              wgmma_descriptor(b_tile + operand_offset(b_op, 0, kk), b_strides), kt > 0 || kk > 0);
         wgmma_commit();
         // One group stays in flight: the previous k-tile's products are done, so its stage can be
         // handed back to the producer while this one's run.
@@ -305,34 +255,6 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
       wgmma_wait<0>();
       pin(acc);
       if (lane == 0) barrier_arrive(empty(previous));
-
-      // Stream-K: a piece of a tile that another block finishes goes to this block's slot of
-      // partial sums (in register order: thread t's 4 values side by side, coalesced).
-      constexpr int kGroups = cfg.bn / 8;  // 4 accumulators each
-      const int thread = int(threadIdx.x) % kWarpgroup;
-      if (segment.k_begin > 0) {
-        float4* slot = partials + (long long)(blockIdx.x * consumers(cfg) + consumer) * kGroups * kWarpgroup;
-        static_for<0, kGroups>([&](auto g) {
-          constexpr int r = 4 * decltype(g)::value;
-          __stcg(slot + decltype(g)::value * kWarpgroup + thread, make_float4(acc[r], acc[r + 1], acc[r + 2], acc[r + 3]));
-        });
-        __threadfence();
-        all_consumers_sync<consumers(cfg)>();
-        if (threadIdx.x == kWarpgroup) raise_flag(flags + blockIdx.x, epoch);
-        continue;
-      }
-      // The block that holds k-tile 0 of a split tile finishes it: the pieces of the blocks after
-      // it, added in order.
-      for (int j = int(blockIdx.x) + 1; segment.k_end < k_tile_count && holds_piece(j, segment.tile, shape, cfg, int(gridDim.x)); ++j) {
-        if (threadIdx.x == kWarpgroup) wait_flag(flags + j, epoch);
-        all_consumers_sync<consumers(cfg)>();
-        const float4* slot = partials + (long long)(j * consumers(cfg) + consumer) * kGroups * kWarpgroup;
-        static_for<0, kGroups>([&](auto g) {
-          constexpr int r = 4 * decltype(g)::value;
-          const float4 piece = __ldcg(slot + decltype(g)::value * kWarpgroup + thread);
-          acc[r] += piece.x, acc[r + 1] += piece.y, acc[r + 2] += piece.z, acc[r + 3] += piece.w;
-        });
-      }
 
       // Epilogue, one 64-column slice at a time: the accumulators (times alpha) into the staging
       // buffer, then to C by the copy engine, or read back along the rows of C.
@@ -475,30 +397,8 @@ inline CUtensorMap operand_map(const void* matrix, const TmaOperand& op, gemm::I
                     kElementBytes, op.inner, op.outer, kBoxInner, op.box_outer);
 }
 
-// The stream-K partial sums (one slot per block: 64 x BN floats per consumer) and flags, allocated
-// once for the largest configuration and this GPU's SMs; the epoch tells one launch's flags from
-// the last one's.
-struct StreamKWorkspace {
-  float4* partials = nullptr;
-  int* flags = nullptr;
-  int epoch = 0;
-};
-inline StreamKWorkspace& stream_k_workspace() {
-  static StreamKWorkspace workspace = [] {
-    StreamKWorkspace w;
-    int most = 0;
-    for (const Config& c : kConfigs) most = std::max(most, consumers(c) * kWgmmaM * c.bn);
-    const int blocks = sm_count();
-    CUDA_CHECK(cudaMalloc(&w.partials, size_t(blocks) * size_t(most) * sizeof(float)));
-    CUDA_CHECK(cudaMalloc(&w.flags, size_t(blocks) * sizeof(int)));
-    CUDA_CHECK(cudaMemset(w.flags, 0, size_t(blocks) * sizeof(int)));
-    return w;
-  }();
-  return workspace;
-}
-
 template <typename Out>
-void launch_kernel(void (*kernel)(CUtensorMap, CUtensorMap, CUtensorMap, GemmShape, float, float, Out*, float4*, int*, int),
+void launch_kernel(void (*kernel)(CUtensorMap, CUtensorMap, CUtensorMap, GemmShape, float, float, Out*),
                    const gemm::TcProblem& p, const Config& cfg, cudaStream_t stream) {
   const CUtensorMap a_map = operand_map(p.a, a_operand(p.shape, p.layout, cfg), p.dtype);
   const CUtensorMap b_map = operand_map(p.b, b_operand(p.shape, p.layout, cfg), p.dtype);
@@ -510,10 +410,8 @@ void launch_kernel(void (*kernel)(CUtensorMap, CUtensorMap, CUtensorMap, GemmSha
                        kOutBytes, p.shape.n, p.shape.m, kSwizzleBytes / kOutBytes, kWgmmaM)
           : CUtensorMap{};
   const LaunchShape shape = launch_shape(p.shape, cfg, sm_count());
-  StreamKWorkspace& workspace = stream_k_workspace();
   kernel<<<gemm::to_dim3(shape.grid), gemm::to_dim3(shape.block), size_t(shape.shared_bytes), stream>>>(
-      a_map, b_map, c_map, p.shape, p.alpha, p.beta, static_cast<Out*>(p.c), workspace.partials, workspace.flags,
-      ++workspace.epoch);
+      a_map, b_map, c_map, p.shape, p.alpha, p.beta, static_cast<Out*>(p.c));
 }
 
 inline void launch(const gemm::TcProblem& p, const gemm::Params& params, cudaStream_t stream) {

@@ -96,52 +96,14 @@ GEMM_HD int tiles_n(const GemmShape& s, const Config& c) { return ceil_div(s.n, 
 GEMM_HD int tiles(const GemmShape& s, const Config& c) { return tiles_m(s, c) * tiles_n(s, c); }
 GEMM_HD int k_tiles(const GemmShape& s, const Config& c) { return ceil_div(s.k, c.bk); }
 
-// One block per SM (fewer when there are fewer k-tiles of work than SMs).
+// One block per SM (at most one per tile); block b takes tiles b, b + grid, b + 2 grid, ...
 GEMM_HD LaunchShape launch_shape(const GemmShape& shape, const Config& c, int sms) {
   LaunchShape launch;
-  const long long units = (long long)tiles(shape, c) * k_tiles(shape, c);
-  launch.grid = {units < sms ? int(units) : sms, 1, 1};
+  const int count = tiles(shape, c);
+  launch.grid = {count < sms ? count : sms, 1, 1};
   launch.block = {threads(c), 1, 1};
   launch.shared_bytes = shared_bytes(c);
   return launch;
-}
-
-// The work split. Whole waves of tiles are data-parallel: block b takes tiles b, b + grid, ...
-// The tiles left over (fewer than the grid: in a plain persistent grid, a last wave that leaves
-// SMs idle for a whole tile) are split along k ("stream-K"): their k-tiles, tile after tile, are
-// cut into `grid` nearly equal runs, one per block, after its data-parallel tiles. A run may end
-// inside a tile (the block holds the head of that tile, k-tile 0 onwards, and finishes it) and
-// begin inside one (the block computes a piece of a tile that an earlier block finishes: it
-// saves its partial sums, as its first piece of work, and raises its flag).
-GEMM_HD int data_parallel_tiles(const GemmShape& s, const Config& c, int grid) {
-  return tiles(s, c) - tiles(s, c) % grid;
-}
-// Stream-K units (k-tiles of the leftover tiles): fewer than grid x k-tiles, so an int.
-GEMM_HD int stream_units(const GemmShape& s, const Config& c, int grid) {
-  return (tiles(s, c) - data_parallel_tiles(s, c, grid)) * k_tiles(s, c);
-}
-// First stream-K unit (tile-major k-tile index, counted from the first stream-K tile) of block b.
-GEMM_HD int stream_begin(int block, const GemmShape& s, const Config& c, int grid) {
-  return int((long long)stream_units(s, c, grid) * block / grid);
-}
-// One run of consecutive k-tiles of one tile.
-struct Segment {
-  int tile = 0;            // index in the tile sequence (tile_at)
-  int k_begin = 0, k_end = 0;
-};
-// The segment of block `block`'s stream-K run that starts at unit u.
-GEMM_HD Segment segment_at(int u, int block, const GemmShape& s, const Config& c, int grid) {
-  const int kts = k_tiles(s, c), end = stream_begin(block + 1, s, c, grid);
-  Segment seg;
-  seg.tile = data_parallel_tiles(s, c, grid) + u / kts;
-  seg.k_begin = u % kts;
-  seg.k_end = end - u < kts - seg.k_begin ? seg.k_begin + (end - u) : kts;
-  return seg;
-}
-// Whether block j (> the finishing block) holds a piece of stream-K tile `tile`.
-GEMM_HD bool holds_piece(int j, int tile, const GemmShape& s, const Config& c, int grid) {
-  const int tile_end = (tile - data_parallel_tiles(s, c, grid) + 1) * k_tiles(s, c);
-  return j < grid && stream_begin(j, s, c, grid) < tile_end;
 }
 
 // Tile t of the sequence: tiles are walked in groups of GROUP_M tile rows, down a group's rows
