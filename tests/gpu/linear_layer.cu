@@ -1,13 +1,18 @@
-// A linear layer's forward pass and both gradients with the tensor-core steps' three layouts, the
-// job they are built for: Y = X W (NN), dX = dY W^T (NT: W read transposed), dW = X^T dY (TN: X
+// A linear layer's forward pass and both gradients with a tensor-core step's three layouts (step 11,
+// 12 or 13, the first argument), the job they are built for: Y = X W (NN), dX = dY W^T (NT: W read transposed), dW = X^T dY (TN: X
 // read transposed). Each product is computed by the step on the same device buffers a training
 // step would use (no copies, no explicit transposes) and compared with cublasGemmEx on the same
 // buffers and with a CPU fp64 reference on the same rounded values.
 // Exit codes: 0 all agree, 1 a product disagrees, 2 usage, 3 CUDA error, 77 no suitable GPU.
+#include <algorithm>
 #include <cstdio>
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "11_wmma/kernel.cuh"
+#include "12_mma_pipeline/kernel.cuh"
+#include "13_hopper_wgmma/kernel.cuh"
 #include "cpu_gemm.hpp"
 #include "cublas_ref.cuh"
 #include "device_buffer.cuh"
@@ -48,17 +53,42 @@ std::vector<float> transpose(const Matrix& m) {
   return t;
 }
 
+// The step under test, with its default configuration.
+struct Step {
+  std::string name;
+  int min_cc = 75, only_cc = 0;
+  std::function<void(const gemm::TcProblem&, cudaStream_t)> launch;
+};
+
+Step step_named(const std::string& name) {
+  if (name == "11") {
+    const step11::Config c = step11::kConfigs[0];
+    const gemm::Params params{{"BM", c.bm}, {"BN", c.bn}, {"BK", c.bk}, {"WM", c.wm}, {"WN", c.wn}};
+    return {"11_wmma", 75, 0, [params](const gemm::TcProblem& p, cudaStream_t s) { step11::launch(p, params, s); }};
+  }
+  if (name == "12") {
+    const step12::Config c = step12::kConfigs[0];
+    const gemm::Params params{{"BM", c.bm}, {"BN", c.bn}, {"BK", c.bk}, {"WM", c.wm}, {"WN", c.wn}, {"STAGES", c.stages}};
+    return {"12_mma_pipeline", 80, 0, [params](const gemm::TcProblem& p, cudaStream_t s) { step12::launch(p, params, s); }};
+  }
+  if (name == "13") {
+    const step13::Config c = step13::kConfigs[0];
+    const gemm::Params params{{"BM", c.bm}, {"BN", c.bn}, {"BK", c.bk}, {"STAGES", c.stages}, {"GROUP_M", c.group_m}};
+    return {"13_hopper_wgmma", 90, 90, [params](const gemm::TcProblem& p, cudaStream_t s) { step13::launch(p, params, s); }};
+  }
+  throw gemm::UsageError("unknown step '" + name + "': use 11, 12 or 13 (usage: linear_layer_test STEP f16|bf16)");
+}
+
 // One product: ours and cuBLAS on the same device inputs, both against the CPU.
-bool check(const char* what, const gemm::TcProblem& problem, const std::vector<float>& a_logical,
+bool check(const char* what, const Step& step, const gemm::TcProblem& problem, const std::vector<float>& a_logical,
            const std::vector<float>& b_logical, cudaStream_t stream, cublasHandle_t cublas) {
   const gemm::GemmShape& s = problem.shape;
   const size_t count = size_t(s.m) * size_t(s.n);
   gemm::DeviceBuffer<float> ours(count), theirs(count);
+  CUDA_CHECK(cudaMemset(ours.data(), 0xff, count * sizeof(float)));  // NaN: every element must be written
   gemm::TcProblem p = problem;
   p.c = ours.data();
-  step11::launch(p, {{"BM", step11::kConfigs[0].bm}, {"BN", step11::kConfigs[0].bn}, {"BK", step11::kConfigs[0].bk},
-                     {"WM", step11::kConfigs[0].wm}, {"WN", step11::kConfigs[0].wn}},
-                 stream);
+  step.launch(p, stream);
   gemm::cublas_gemm_ex(cublas, problem, OutputType::f32, theirs.data());
   CUDA_CHECK(cudaStreamSynchronize(stream));
   std::vector<float> c_ours(count), c_theirs(count);
@@ -76,9 +106,12 @@ bool check(const char* what, const gemm::TcProblem& problem, const std::vector<f
   return vs_cpu.passed && vs_cublas.passed;
 }
 
-int run(InputType type) {
-  const gemm::DeviceInfo device = gemm::select_device(0, type == InputType::bf16 ? 80 : 75, "linear_layer");
-  std::printf("linear layer on %s, %s inputs, f32 accumulate and output\n", device.name.c_str(), gemm::to_string(type));
+int run(const Step& step, InputType type) {
+  const gemm::DeviceInfo device =
+      gemm::select_device(0, type == InputType::bf16 ? std::max(step.min_cc, 80) : step.min_cc, "linear_layer " + step.name,
+                          step.only_cc);
+  std::printf("linear layer with %s on %s, %s inputs, f32 accumulate and output\n", step.name.c_str(),
+              device.name.c_str(), gemm::to_string(type));
   const int batch = 96, in_features = 200, out_features = 136;  // the K of each product is a multiple of 8
   const Matrix x(batch, in_features, type, 7, 1), w(in_features, out_features, type, 7, 2), dy(batch, out_features, type, 7, 3);
   const gemm::CudaStream owned;
@@ -86,21 +119,24 @@ int run(InputType type) {
   bool ok = true;
   gemm::TcProblem forward{{batch, out_features, in_features}, 1, 0, Layout::nn, type, OutputType::f32, x.device.data(),
                           w.device.data(), nullptr};
-  ok &= check("forward  Y  = X  W", forward, x.host, w.host, owned.get(), cublas.get());
+  ok &= check("forward  Y  = X  W", step, forward, x.host, w.host, owned.get(), cublas.get());
   // dX = dY W^T: W is the stored I x O matrix, read as the transposed (N x K) operand.
   gemm::TcProblem grad_x{{batch, in_features, out_features}, 1, 0, Layout::nt, type, OutputType::f32, dy.device.data(),
                          w.device.data(), nullptr};
-  ok &= check("backward dX = dY W^T", grad_x, dy.host, transpose(w), owned.get(), cublas.get());
+  ok &= check("backward dX = dY W^T", step, grad_x, dy.host, transpose(w), owned.get(), cublas.get());
   // dW = X^T dY: X is the stored B x I matrix, read as the transposed (K x M) operand.
   gemm::TcProblem grad_w{{in_features, out_features, batch}, 1, 0, Layout::tn, type, OutputType::f32, x.device.data(),
                          dy.device.data(), nullptr};
-  ok &= check("backward dW = X^T dY", grad_w, transpose(x), dy.host, owned.get(), cublas.get());
+  ok &= check("backward dW = X^T dY", step, grad_w, transpose(x), dy.host, owned.get(), cublas.get());
   return ok ? gemm::kExitOk : gemm::kExitWrongResult;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  const InputType type = argc > 1 && std::string(argv[1]) == "bf16" ? InputType::bf16 : InputType::f16;
-  return gemm::run_program("linear_layer", [&] { return run(type); });
+  return gemm::run_program("linear_layer", [&] {
+    if (argc != 3 || (std::string(argv[2]) != "f16" && std::string(argv[2]) != "bf16"))
+      throw gemm::UsageError("usage: linear_layer_test STEP f16|bf16 (STEP: 11, 12 or 13)");
+    return run(step_named(argv[1]), std::string(argv[2]) == "bf16" ? InputType::bf16 : InputType::f16);
+  });
 }
