@@ -14,6 +14,7 @@
 #include "dispatch.hpp"
 #include "mapping.hpp"
 #include "run_tc_step.cuh"
+#include "tc_dispatch.cuh"
 
 namespace step11 {
 
@@ -146,32 +147,14 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]))
 
 inline int config_index(const Config& c) { return gemm::index_of(kConfigs, c); }
 
-template <typename T>
-struct TypeTag {
-  using type = T;
-};
-
 // Calls f(kernel) with the instance these types, layout and params select.
 template <typename F>
 void with_kernel(gemm::Layout layout, gemm::InputType dtype, gemm::OutputType out, const gemm::Params& params, F&& f) {
-  gemm::dispatch_index<kConfigCount>(config_index(config_from(params)), [&](auto index) {
-    constexpr int k = decltype(index)::value;
-    auto with_in = [&](auto in_tag) {
-      using In = typename decltype(in_tag)::type;
-      auto with_out = [&](auto out_tag) {
-        using Out = typename decltype(out_tag)::type;
-        switch (layout) {
-          case gemm::Layout::nn: f(wmma_gemm<gemm::Layout::nn, In, Out, k>); break;
-          case gemm::Layout::nt: f(wmma_gemm<gemm::Layout::nt, In, Out, k>); break;
-          case gemm::Layout::tn: f(wmma_gemm<gemm::Layout::tn, In, Out, k>); break;
-        }
-      };
-      if (out == gemm::OutputType::f16) with_out(TypeTag<__half>{});
-      else with_out(TypeTag<float>{});
-    };
-    if (dtype == gemm::InputType::bf16) with_in(TypeTag<__nv_bfloat16>{});
-    else with_in(TypeTag<__half>{});
-  });
+  gemm::dispatch_tc_kernel<kConfigCount>(
+      config_index(config_from(params)), layout, dtype, out, [&](auto config, auto layout_constant, auto in, auto out_type) {
+        f(wmma_gemm<decltype(layout_constant)::value, typename decltype(in)::type, typename decltype(out_type)::type,
+                   decltype(config)::value>);
+      });
 }
 
 inline const void* kernel_for(const gemm::Params& params, gemm::Layout layout, gemm::InputType dtype,

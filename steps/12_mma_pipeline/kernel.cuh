@@ -14,6 +14,7 @@
 #include "dispatch.hpp"
 #include "mapping.hpp"
 #include "run_tc_step.cuh"
+#include "tc_dispatch.cuh"
 
 namespace step12 {
 
@@ -256,33 +257,14 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
 
 inline int config_index(const Config& c) { return gemm::index_of(kConfigs, c); }
 
-template <typename T>
-struct TypeTag {
-  using type = T;
-};
-
 // Calls f(kernel) with the instance these types, layout and params select.
 template <typename F>
 void with_kernel(gemm::Layout layout, gemm::InputType dtype, gemm::OutputType out, const gemm::Params& params, F&& f) {
-  gemm::dispatch_index<kConfigCount>(config_index(config_from(params)), [&](auto index) {
-    constexpr int k = decltype(index)::value;
-    auto with_in = [&](auto in_tag) {
-      using In = typename decltype(in_tag)::type;
-      auto with_out = [&](auto out_tag) {
-        using Out = typename decltype(out_tag)::type;
-        switch (layout) {
-          case gemm::Layout::nn: f(mma_pipeline_gemm<gemm::Layout::nn, In, Out, k>); break;
-          case gemm::Layout::nt: f(mma_pipeline_gemm<gemm::Layout::nt, In, Out, k>); break;
-          case gemm::Layout::tn: f(mma_pipeline_gemm<gemm::Layout::tn, In, Out, k>); break;
-        }
-      };
-      // bf16 in with f16 out has no cuBLAS counterpart and is refused before launch: not compiled.
-      if (out == gemm::OutputType::f16 && std::is_same_v<In, __half>) with_out(TypeTag<__half>{});
-      else with_out(TypeTag<float>{});
-    };
-    if (dtype == gemm::InputType::bf16) with_in(TypeTag<__nv_bfloat16>{});
-    else with_in(TypeTag<__half>{});
-  });
+  gemm::dispatch_tc_kernel<kConfigCount>(
+      config_index(config_from(params)), layout, dtype, out, [&](auto config, auto layout_constant, auto in, auto out_type) {
+        f(mma_pipeline_gemm<decltype(layout_constant)::value, typename decltype(in)::type, typename decltype(out_type)::type,
+                   decltype(config)::value>);
+      });
 }
 
 // The kernel for these params and types, allowed the dynamic shared memory its stages need (above
@@ -291,12 +273,7 @@ inline const void* kernel_for(const gemm::Params& params, gemm::Layout layout, g
                               gemm::OutputType out) {
   const void* function = nullptr;
   with_kernel(layout, dtype, out, params, [&](auto kernel) { function = reinterpret_cast<const void*>(kernel); });
-  static std::map<const void*, bool> opted_in;
-  if (!opted_in[function]) {
-    CUDA_CHECK(cudaFuncSetAttribute(function, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    shared_bytes(config_from(params))));
-    opted_in[function] = true;
-  }
+  gemm::allow_dynamic_shared(function, shared_bytes(config_from(params)));
   return function;
 }
 
