@@ -98,38 +98,28 @@ __device__ __forceinline__ void store_pair(Out* at, int col, const GemmShape& sh
 
 // --- The kernel ---------------------------------------------------------------------------------
 
-// One operand's copies for this thread: the tile chunk each fills (a fixed shared offset within a
-// stage) and its source at k-tile 0, stepped by a fixed amount per k-tile.
-template <typename In, int kCopies>
+// One operand's copies for this thread: its first copy and where it lands in a stage; copy i is
+// i * copy_row_step rows further down (copy_moved), the same distance in shared memory.
 struct OperandCopies {
-  std::uint32_t shared[kCopies];
-  const In* source[kCopies];
-  int k0[kCopies];     // k coordinate at k-tile 0
-  bool mn_inside[kCopies];
+  Copy first;
+  std::uint32_t shared;  // byte offset of the first copy within a stage
 };
 
-template <typename In, int kCopies>
-__device__ __forceinline__ OperandCopies<In, kCopies> plan_copies(const OperandTile& t, const Stored& s,
-                                                                  const In* matrix, int mn_origin, const Config& cfg) {
-  OperandCopies<In, kCopies> plan;
-#pragma unroll
-  for (int i = 0; i < kCopies; ++i) {
-    const Copy c = copy_at(t, mn_origin, int(threadIdx.x) + i * threads(cfg));
-    plan.shared[i] = std::uint32_t(tile_offset(t, c.row, c.chunk) * kElementBytes);
-    plan.source[i] = matrix + copy_source(t, c, s, cfg, 0);
-    plan.k0[i] = copy_k(t, c, cfg, 0);
-    plan.mn_inside[i] = t.k_major ? c.stored_row < s.rows : c.stored_col < s.cols;
-  }
-  return plan;
+__device__ __forceinline__ OperandCopies plan_copies(const OperandTile& t, int mn_origin) {
+  const Copy c = copy_at(t, mn_origin, int(threadIdx.x));
+  return {c, std::uint32_t(tile_offset(t, c.row, c.chunk) * kElementBytes)};
 }
 
 template <typename In, int kCopies>
-__device__ __forceinline__ void issue_copies(const OperandCopies<In, kCopies>& plan, std::uint32_t tile, int kt,
-                                             long long step, int k_extent, const Config& cfg) {
+__device__ __forceinline__ void issue_copies(const OperandTile& t, const OperandCopies& plan, const In* matrix,
+                                             std::uint32_t tile, int kt, const Stored& s, const Config& cfg) {
 #pragma unroll
   for (int i = 0; i < kCopies; ++i) {
-    const bool inside = plan.mn_inside[i] && plan.k0[i] + kt * cfg.bk < k_extent;
-    cp_async_16(tile + plan.shared[i], plan.source[i] + (inside ? kt * step : 0), inside);
+    const int rows = i * copy_row_step(t, cfg);
+    const Copy c = copy_moved(plan.first, rows);
+    const bool inside = copy_inside(t, c, s, cfg, kt);
+    cp_async_16(tile + plan.shared + std::uint32_t(rows * row_bytes(t)), matrix + (inside ? copy_source(t, c, s, cfg, kt) : 0),
+                inside);
   }
 }
 
@@ -151,13 +141,11 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
   const int block_m = int(blockIdx.y) * cfg.bm, block_n = int(blockIdx.x) * cfg.bn;
 
   const Stored a_shape = a_stored(shape, kLayout), b_shape = b_stored(shape, kLayout);
-  const auto a_copies = plan_copies<In, kACopies>(kA, a_shape, a, block_m, cfg);
-  const auto b_copies = plan_copies<In, kBCopies>(kB, b_shape, b, block_n, cfg);
-  const long long a_step = copy_source_step(kA, a_shape, cfg), b_step = copy_source_step(kB, b_shape, cfg);
+  const OperandCopies a_copies = plan_copies(kA, block_m), b_copies = plan_copies(kB, block_n);
   auto load_stage = [&](int stage, int kt) {
     const std::uint32_t tile = stage0 + std::uint32_t(stage) * kStageBytes;
-    issue_copies(a_copies, tile, kt, a_step, shape.k, cfg);
-    issue_copies(b_copies, tile + kATileBytes, kt, b_step, shape.k, cfg);
+    issue_copies<In, kACopies>(kA, a_copies, a, tile, kt, a_shape, cfg);
+    issue_copies<In, kBCopies>(kB, b_copies, b, tile + kATileBytes, kt, b_shape, cfg);
   };
 
   // Each lane's ldmatrix address of its first A and B fragment within a stage (bytes, swizzled);

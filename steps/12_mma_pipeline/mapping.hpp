@@ -94,6 +94,13 @@ GEMM_HD constexpr int tile_offset(const OperandTile& t, int row, int chunk) {
   return (row * t.chunks + swizzled_chunk(row, chunk, t.chunks)) * kChunk;
 }
 
+// A thread's copies of one tile are `threads` indices apart, a whole number of tile rows (the rule
+// makes the chunk count divide the thread count), so copy i is copy 0 moved down i * copy_row_step
+// rows: the same chunk, and (the step being a multiple of 8 rows) the same swizzle. The kernel
+// keeps copy 0 per operand and moves from it.
+GEMM_HD constexpr int copy_row_step(const OperandTile& t, const Config& c) { return threads(c) / t.chunks; }
+GEMM_HD constexpr int row_bytes(const OperandTile& t) { return t.chunks * kChunk * kElementBytes; }
+
 inline const char* config_rule(const Config& c) {
   if (c.bm <= 0 || c.bn <= 0 || c.bk <= 0 || c.wm <= 0 || c.wn <= 0) return "BM, BN, BK, WM and WN must be positive";
   if (c.wm % kMmaM || c.wn % 16) return "WM and WN must be multiples of 16";
@@ -102,8 +109,11 @@ inline const char* config_rule(const Config& c) {
   if (c.bk != 32 && c.bk % 64) return "BK must be 32 or a multiple of 64 (a swizzled row along k is 4 chunks, or 8 or more)";
   if (c.stages < 3 || c.stages > 8) return "STAGES must be 3..8 (the copy of k-tile kt + 1 is awaited inside k-tile kt)";
   for (Layout layout : {Layout::nn, Layout::nt, Layout::tn})
-    if (tile_chunks(a_tile(layout, c)) % threads(c) || tile_chunks(b_tile(layout, c)) % threads(c))
-      return "the A and B tiles must have a multiple of (threads per block) 16-byte chunks";
+    for (const OperandTile& t : {a_tile(layout, c), b_tile(layout, c)}) {
+      if (tile_chunks(t) % threads(c)) return "the A and B tiles must have a multiple of (threads per block) 16-byte chunks";
+      if (threads(c) % t.chunks || copy_row_step(t, c) % kSwizzleRows)
+        return "a thread's copies must lie a multiple of 8 tile rows apart (threads a multiple of 8 x chunks per row)";
+    }
   if (gemm::index_of(kConfigs, c) >= 0) return "";
   return "this combination is not compiled in; see the list in steps/12_mma_pipeline/mapping.hpp (--help)";
 }
@@ -155,6 +165,12 @@ GEMM_HD Copy copy_at(const OperandTile& t, int mn_origin, int index) {
   }
   return c;
 }
+// Copy 0 of a thread moved `rows` tile rows down: its copy i with rows = i * copy_row_step.
+GEMM_HD Copy copy_moved(Copy c, int rows) {
+  c.row += rows;
+  c.stored_row += rows;  // a tile row is a stored row in both orientations
+  return c;
+}
 // Each k-tile moves a copy BK elements further along k: BK columns on in a k-major tile, BK rows
 // down otherwise. The k coordinate of a copy at k-tile kt, and whether it is inside the matrix
 // (rows start on 16 bytes, so a chunk is wholly inside or wholly outside).
@@ -168,10 +184,6 @@ GEMM_HD bool copy_inside(const OperandTile& t, const Copy& c, const Stored& s, c
 GEMM_HD long long copy_source(const OperandTile& t, const Copy& c, const Stored& s, const Config& cfg, int kt) {
   return t.k_major ? (long long)c.stored_row * s.cols + copy_k(t, c, cfg, kt)
                    : (long long)copy_k(t, c, cfg, kt) * s.cols + c.stored_col;
-}
-// Element step of a copy's source from one k-tile to the next.
-GEMM_HD long long copy_source_step(const OperandTile& t, const Stored& s, const Config& cfg) {
-  return t.k_major ? (long long)cfg.bk : (long long)cfg.bk * s.cols;
 }
 
 // --- Shared -> registers: ldmatrix ---------------------------------------------------------------

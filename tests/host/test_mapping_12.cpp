@@ -47,8 +47,7 @@ std::vector<float> copy_tile(const OperandTile& t, const step12::Stored& st, con
   for (int index = 0; index < step12::tile_chunks(t); ++index) {
     const step12::Copy copy = step12::copy_at(t, mn_origin, index);
     const bool inside = step12::copy_inside(t, copy, st, c, kt);
-    const long long source = step12::copy_source(t, copy, st, c, 0) + kt * step12::copy_source_step(t, st, c);
-    EXPECT_EQ(source, step12::copy_source(t, copy, st, c, kt));
+    const long long source = step12::copy_source(t, copy, st, c, kt);
     for (int e = 0; e < step12::kChunk; ++e) {
       float& slot = tile[size_t(step12::tile_offset(t, copy.row, copy.chunk) + e)];
       EXPECT_TRUE(std::isnan(slot)) << "two copies write one element";
@@ -230,6 +229,30 @@ TEST(Mapping12, FragmentStepsReachEveryFragment) {
           }
         }
     }
+}
+
+TEST(Mapping12, CopiesOfAThreadAreWholeRowsApart) {
+  for (const Config& c : step12::kConfigs)
+    for (Layout layout : kLayouts)
+      for (const OperandTile& t : {step12::a_tile(layout, c), step12::b_tile(layout, c)})
+        for (int thread = 0; thread < step12::threads(c); ++thread) {
+          const step12::Copy first = step12::copy_at(t, 64, thread);
+          for (int i = 0; i < step12::tile_chunks(t) / step12::threads(c); ++i) {
+            const step12::Copy copy = step12::copy_at(t, 64, thread + i * step12::threads(c));
+            const int rows = i * step12::copy_row_step(t, c);
+            const step12::Copy moved = step12::copy_moved(first, rows);
+            ASSERT_EQ(moved.row, copy.row);
+            ASSERT_EQ(moved.chunk, copy.chunk);
+            ASSERT_EQ(moved.stored_row, copy.stored_row);
+            ASSERT_EQ(moved.stored_col, copy.stored_col);
+            ASSERT_EQ(copy.row, first.row + rows);
+            ASSERT_EQ(copy.chunk, first.chunk);
+            ASSERT_EQ(copy.stored_row, first.stored_row + rows);
+            ASSERT_EQ(copy.stored_col, first.stored_col);
+            ASSERT_EQ(step12::tile_offset(t, copy.row, copy.chunk) * 2,
+                      step12::tile_offset(t, first.row, first.chunk) * 2 + rows * step12::row_bytes(t));
+          }
+        }
 }
 
 TEST(Mapping12, AccumulatorsCoverTheBlockTileOnce) {
