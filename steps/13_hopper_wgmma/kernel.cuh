@@ -277,10 +277,9 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
         consumer_sync(consumer);  // the slice is complete
         if (store_with_tma) {
           if (leader) {
-            constexpr int kBoxCols = kSwizzleBytes / int(sizeof(Out));
-            for (int box = 0; box < staging_boxes(int(sizeof(Out))); ++box)
+            for (int box = 0; box < staging_boxes(int(sizeof(Out))); ++box)  // the copy engine clips at C's edges
               tma_store(&c_map, shared_address(staging) + box * kStagingBoxBytes,
-                        {col0 + slice * kSliceCols + box * kBoxCols, row0});  // the copy engine clips at C's edges
+                        c_box(row0, col0, slice, box, int(sizeof(Out))));
             tma_store_commit();
           }
         } else {
@@ -384,7 +383,7 @@ void launch_kernel(void (*kernel)(CUtensorMap, CUtensorMap, CUtensorMap, GemmSha
   const CUtensorMap c_map =
       tma_stores_c(p.shape, p.beta, kOutBytes)
           ? tensor_map(p.c, std::is_same_v<Out, float> ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
-                       kOutBytes, p.shape.n, p.shape.m, kSwizzleBytes / kOutBytes, kWgmmaM)
+                       kOutBytes, p.shape.n, p.shape.m, c_box_cols(kOutBytes), kWgmmaM)
           : CUtensorMap{};
   const LaunchShape shape = launch_shape(p.shape, cfg, sm_count());
   kernel<<<gemm::to_dim3(shape.grid), gemm::to_dim3(shape.block), size_t(shape.shared_bytes), stream>>>(

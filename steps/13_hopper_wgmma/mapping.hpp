@@ -232,6 +232,12 @@ GEMM_HD StagedChunk staged_chunk(int thread, int i) {
   return {id / per_row, (id % per_row) * kRun};
 }
 constexpr int kReadBacks = kWgmmaM * kSliceCols / kRun / kWarpgroup;  // per thread and slice: 8
+// C as the copy engine stores it: boxes of one swizzled row (128 bytes) by 64 rows. Box `box` of
+// slice `slice` of a consumer's rows starting at (row0, col0) of C.
+GEMM_HD constexpr int c_box_cols(int out_bytes) { return kSwizzleBytes / out_bytes; }
+GEMM_HD BoxCoord c_box(int row0, int col0, int slice, int box, int out_bytes) {
+  return {col0 + slice * kSliceCols + box * c_box_cols(out_bytes), row0};
+}
 // TMA stores C when beta = 0 (nothing to read) and its rows start on 16 bytes.
 GEMM_HD bool tma_stores_c(const GemmShape& s, float beta, int out_bytes) { return beta == 0.0f && (s.n * out_bytes) % 16 == 0; }
 

@@ -154,6 +154,14 @@ TEST(Mapping13, StagingIsConflictFreeAndComplete) {
     ASSERT_EQ(int(bytes.size()), step13::kWgmmaM * step13::kSliceCols * out_bytes);
     ASSERT_LT(*bytes.rbegin(), step13::kStagingBytes);
     ASSERT_EQ(step13::staging_boxes(out_bytes) * step13::kStagingBoxBytes, step13::kWgmmaM * step13::kSliceCols * out_bytes);
+    // The C boxes of a slice sit side by side and cover its 64 columns: box b holds the staged
+    // columns b * c_box_cols .. (staging_byte's box b).
+    for (int box = 0; box < step13::staging_boxes(out_bytes); ++box) {
+      const step13::BoxCoord at = step13::c_box(128, 512, 1, box, out_bytes);
+      ASSERT_EQ(at.outer, 128);
+      ASSERT_EQ(at.inner, 512 + step13::kSliceCols + box * step13::c_box_cols(out_bytes));
+      ASSERT_EQ(step13::staging_byte(0, box * step13::c_box_cols(out_bytes), out_bytes), box * step13::kStagingBoxBytes);
+    }
     // Writes: a warp's pair stores put 4 lanes in each 16-byte bank group: 2 wavefronts for
     // 8-byte pairs (f32), 1 for 4-byte pairs (f16), the minimum for the bytes written.
     for (int warp = 0; warp < 4; ++warp)
