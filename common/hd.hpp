@@ -36,7 +36,7 @@ struct GemmShape {
   int m = 0, n = 0, k = 0;
 };
 
-GEMM_HD int ceil_div(int a, int b) { return (a + b - 1) / b; }
+GEMM_HD constexpr int ceil_div(int a, int b) { return (a + b - 1) / b; }
 
 }  // namespace gemm
 

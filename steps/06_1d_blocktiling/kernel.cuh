@@ -7,6 +7,7 @@
 #include "epilogue.hpp"
 #include "mapping.hpp"
 #include "run_step.cuh"
+#include "tile_copy.hpp"
 
 namespace step06 {
 
@@ -22,25 +23,33 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]),
   float acc[cfg.tm] = {};  // the thread's TM results, in registers
 
   for (int kt = 0; kt < k_tiles(shape, cfg); ++kt) {
+    // The k-tile's loads first, all of them in flight together, then its shared stores.
+    float a_staged[a_copies(cfg)], b_staged[b_copies(cfg)];
 #pragma unroll
     for (int copy = 0; copy < a_copies(cfg); ++copy) {
-      if (!a_copy_exists(t, cfg, copy)) continue;
       const MatrixCoord from = a_tile_source(shape, t, cfg, kt, copy);
-      a_tile[copy_element(t, cfg, copy)] = from.valid ? a[a_index(shape, from)] : 0.0f;
+      a_staged[copy] = gemm::load_or_zero(a, a_index(shape, from), from.valid && a_copy_exists(t, cfg, copy));
     }
 #pragma unroll
     for (int copy = 0; copy < b_copies(cfg); ++copy) {
-      if (!b_copy_exists(t, cfg, copy)) continue;
       const MatrixCoord from = b_tile_source(shape, t, cfg, kt, copy);
-      b_tile[copy_element(t, cfg, copy)] = from.valid ? b[b_index(shape, from)] : 0.0f;
+      b_staged[copy] = gemm::load_or_zero(b, b_index(shape, from), from.valid && b_copy_exists(t, cfg, copy));
     }
+#pragma unroll
+    for (int copy = 0; copy < a_copies(cfg); ++copy)
+      if (a_copy_exists(t, cfg, copy)) a_tile[copy_element(t, cfg, copy)] = a_staged[copy];
+#pragma unroll
+    for (int copy = 0; copy < b_copies(cfg); ++copy)
+      if (b_copy_exists(t, cfg, copy)) b_tile[copy_element(t, cfg, copy)] = b_staged[copy];
     __syncthreads();
+    // The thread's BK values of B (its column of the B tile): each loaded once, used TM times.
+    float b_values[cfg.bk];
 #pragma unroll
-    for (int dot = 0; dot < cfg.bk; ++dot) {
-      const float b_value = b_tile[b_tile_load_index(t, cfg, dot)];  // loaded once, used TM times
+    for (int dot = 0; dot < cfg.bk; ++dot) b_values[dot] = b_tile[b_tile_load_index(t, cfg, dot)];
 #pragma unroll
-      for (int i = 0; i < cfg.tm; ++i) acc[i] += a_tile[a_tile_load_index(t, cfg, dot, i)] * b_value;
-    }
+    for (int i = 0; i < cfg.tm; ++i)
+#pragma unroll
+      for (int dot = 0; dot < cfg.bk; ++dot) acc[i] += a_tile[a_tile_load_index(t, cfg, dot, i)] * b_values[dot];
     __syncthreads();
   }
 #pragma unroll

@@ -33,9 +33,9 @@ GEMM_HD constexpr int threads(const Config& c) { return c.bm * c.bn / c.tm; }
 // the measured best on the H100 (the sweep in docs/06-1d-blocktiling.md); the others span TM = 2..32
 // results per thread, tile shapes and occupancy targets.
 constexpr Config kConfigs[] = {
-    {64, 64, 8, 8, 0},    {64, 64, 8, 8, 1},   {64, 64, 8, 8, 2},   {32, 64, 8, 2, 2},   {64, 64, 8, 4, 2},   {64, 64, 8, 16, 2},  {64, 64, 8, 32, 1},
-    {128, 64, 8, 16, 1},  {64, 128, 8, 8, 1},  {128, 64, 8, 8, 1},  {64, 32, 8, 8, 4},   {128, 32, 8, 8, 2},
-    {32, 128, 8, 8, 2},
+    {64, 64, 8, 32, 1},  {64, 64, 8, 8, 0},  {64, 64, 8, 8, 1},   {64, 64, 8, 8, 2},   {32, 64, 8, 2, 2},  {64, 64, 8, 4, 2},
+    {64, 64, 8, 16, 2},  {128, 64, 8, 16, 1}, {64, 128, 8, 8, 1}, {128, 64, 8, 8, 1},  {64, 32, 8, 8, 4},  {128, 32, 8, 8, 2},
+    {32, 128, 8, 8, 2},  {64, 64, 16, 8, 2}, {64, 64, 16, 8, 0},  {64, 64, 8, 8, 3},   {64, 64, 8, 8, 4},  {128, 64, 8, 16, 0},
 };
 constexpr int kConfigCount = int(sizeof(kConfigs) / sizeof(kConfigs[0]));
 
@@ -80,11 +80,17 @@ struct MatrixCoord {
 };
 
 // Copy number `copy` of a thread at k-tile kt: tile element idx = thread + copy * threads.
-GEMM_HD int a_copies(const Config& c) { return ceil_div(c.bm * c.bk, threads(c)); }
-GEMM_HD int b_copies(const Config& c) { return ceil_div(c.bk * c.bn, threads(c)); }
+GEMM_HD constexpr int a_copies(const Config& c) { return ceil_div(c.bm * c.bk, threads(c)); }
+GEMM_HD constexpr int b_copies(const Config& c) { return ceil_div(c.bk * c.bn, threads(c)); }
 GEMM_HD int copy_element(const ThreadCoord& t, const Config& c, int copy) { return thread_id(t) + copy * threads(c); }
-GEMM_HD bool a_copy_exists(const ThreadCoord& t, const Config& c, int copy) { return copy_element(t, c, copy) < c.bm * c.bk; }
-GEMM_HD bool b_copy_exists(const ThreadCoord& t, const Config& c, int copy) { return copy_element(t, c, copy) < c.bk * c.bn; }
+// Whether copy number `copy` of a thread is part of the tile: always, when the threads divide the tile
+// (the kernel then needs no test: the first term is a compile-time constant there).
+GEMM_HD bool a_copy_exists(const ThreadCoord& t, const Config& c, int copy) {
+  return (c.bm * c.bk) % threads(c) == 0 || copy_element(t, c, copy) < c.bm * c.bk;
+}
+GEMM_HD bool b_copy_exists(const ThreadCoord& t, const Config& c, int copy) {
+  return (c.bk * c.bn) % threads(c) == 0 || copy_element(t, c, copy) < c.bk * c.bn;
+}
 // A tile: BM x BK row-major; B tile: BK x BN row-major. Store index = the tile element itself.
 GEMM_HD MatrixCoord a_tile_source(const GemmShape& shape, const ThreadCoord& t, const Config& c, int kt, int copy) {
   const int idx = copy_element(t, c, copy);

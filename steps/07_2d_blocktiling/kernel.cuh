@@ -7,6 +7,7 @@
 #include "epilogue.hpp"
 #include "mapping.hpp"
 #include "run_step.cuh"
+#include "tile_copy.hpp"
 
 namespace step07 {
 
@@ -24,18 +25,24 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]),
   float b_values[cfg.tn];          // one row of the B tile
 
   for (int kt = 0; kt < k_tiles(shape, cfg); ++kt) {
+    // The k-tile's loads first, all of them in flight together, then its shared stores.
+    float a_staged[a_copies(cfg)], b_staged[b_copies(cfg)];
 #pragma unroll
     for (int copy = 0; copy < a_copies(cfg); ++copy) {
-      if (!a_copy_exists(t, cfg, copy)) continue;
       const MatrixCoord from = a_tile_source(shape, t, cfg, kt, copy);
-      a_tile[copy_element(t, cfg, copy)] = from.valid ? a[a_index(shape, from)] : 0.0f;
+      a_staged[copy] = gemm::load_or_zero(a, a_index(shape, from), from.valid && a_copy_exists(t, cfg, copy));
     }
 #pragma unroll
     for (int copy = 0; copy < b_copies(cfg); ++copy) {
-      if (!b_copy_exists(t, cfg, copy)) continue;
       const MatrixCoord from = b_tile_source(shape, t, cfg, kt, copy);
-      b_tile[copy_element(t, cfg, copy)] = from.valid ? b[b_index(shape, from)] : 0.0f;
+      b_staged[copy] = gemm::load_or_zero(b, b_index(shape, from), from.valid && b_copy_exists(t, cfg, copy));
     }
+#pragma unroll
+    for (int copy = 0; copy < a_copies(cfg); ++copy)
+      if (a_copy_exists(t, cfg, copy)) a_tile[copy_element(t, cfg, copy)] = a_staged[copy];
+#pragma unroll
+    for (int copy = 0; copy < b_copies(cfg); ++copy)
+      if (b_copy_exists(t, cfg, copy)) b_tile[copy_element(t, cfg, copy)] = b_staged[copy];
     __syncthreads();
 #pragma unroll
     for (int dot = 0; dot < cfg.bk; ++dot) {

@@ -33,10 +33,10 @@ GEMM_HD constexpr int results_per_thread(const Config& c) { return c.tm * c.tn; 
 // docs/07-2d-blocktiling.md). The others span 2 to 64 results per thread, tile shapes and depths
 // and occupancy targets (MINB, passed to __launch_bounds__).
 constexpr Config kConfigs[] = {
-    {128, 64, 8, 4, 4, 2},  {128, 128, 8, 8, 8, 2}, {32, 64, 8, 2, 1, 2},   {64, 64, 8, 2, 2, 2},   {64, 64, 8, 4, 2, 3},
-    {64, 64, 8, 4, 4, 2},   {128, 128, 8, 8, 4, 1}, {128, 128, 16, 8, 8, 1}, {64, 128, 8, 8, 8, 3},
-    {128, 64, 8, 8, 8, 3},  {128, 128, 8, 8, 8, 1}, {64, 64, 8, 4, 4, 4},
-    {64, 64, 16, 4, 4, 3},  {128, 128, 8, 4, 8, 1},
+    {128, 64, 16, 8, 4, 2}, {128, 64, 8, 4, 4, 2},  {128, 128, 8, 8, 8, 2}, {32, 64, 8, 2, 1, 2},   {64, 64, 8, 2, 2, 2},
+    {64, 64, 8, 4, 2, 3},   {64, 64, 8, 4, 4, 2},   {128, 128, 8, 8, 4, 1}, {128, 128, 16, 8, 8, 1}, {64, 128, 8, 8, 8, 3},
+    {128, 64, 8, 8, 8, 3},  {128, 128, 8, 8, 8, 1}, {64, 64, 8, 4, 4, 4},   {64, 64, 16, 4, 4, 3},   {128, 128, 8, 4, 8, 1},
+    {128, 64, 8, 8, 4, 2},  {64, 64, 8, 8, 4, 4},   {128, 64, 8, 4, 4, 0},  {128, 64, 16, 4, 4, 2},
 };
 constexpr int kConfigCount = int(sizeof(kConfigs) / sizeof(kConfigs[0]));
 
@@ -82,11 +82,17 @@ struct MatrixCoord {
   bool valid = false;
 };
 
-GEMM_HD int a_copies(const Config& c) { return ceil_div(c.bm * c.bk, threads(c)); }
-GEMM_HD int b_copies(const Config& c) { return ceil_div(c.bk * c.bn, threads(c)); }
+GEMM_HD constexpr int a_copies(const Config& c) { return ceil_div(c.bm * c.bk, threads(c)); }
+GEMM_HD constexpr int b_copies(const Config& c) { return ceil_div(c.bk * c.bn, threads(c)); }
 GEMM_HD int copy_element(const ThreadCoord& t, const Config& c, int copy) { return thread_id(t) + copy * threads(c); }
-GEMM_HD bool a_copy_exists(const ThreadCoord& t, const Config& c, int copy) { return copy_element(t, c, copy) < c.bm * c.bk; }
-GEMM_HD bool b_copy_exists(const ThreadCoord& t, const Config& c, int copy) { return copy_element(t, c, copy) < c.bk * c.bn; }
+// Whether copy number `copy` of a thread is part of the tile: always, when the threads divide the tile
+// (the kernel then needs no test: the first term is a compile-time constant there).
+GEMM_HD bool a_copy_exists(const ThreadCoord& t, const Config& c, int copy) {
+  return (c.bm * c.bk) % threads(c) == 0 || copy_element(t, c, copy) < c.bm * c.bk;
+}
+GEMM_HD bool b_copy_exists(const ThreadCoord& t, const Config& c, int copy) {
+  return (c.bk * c.bn) % threads(c) == 0 || copy_element(t, c, copy) < c.bk * c.bn;
+}
 GEMM_HD MatrixCoord a_tile_source(const GemmShape& shape, const ThreadCoord& t, const Config& c, int kt, int copy) {
   const int idx = copy_element(t, c, copy);
   MatrixCoord m;

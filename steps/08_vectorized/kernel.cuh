@@ -7,6 +7,7 @@
 #include "epilogue.hpp"
 #include "mapping.hpp"
 #include "run_step.cuh"
+#include "tile_copy.hpp"
 
 namespace step08 {
 
@@ -25,42 +26,49 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]),
   float a_values[cfg.tm], b_values[cfg.tn];
 
   for (int kt = 0; kt < k_tiles(shape, cfg); ++kt) {
+    // The k-tile's loads first, all of them in flight together, then its shared stores.
+    float a_staged[a_copies(cfg)][kChunk];
+    float4 b_staged[b_copies(cfg)];
 #pragma unroll
     for (int copy = 0; copy < a_copies(cfg); ++copy) {
-      if (!a_copy_exists(t, cfg, copy)) continue;
-      float chunk[kChunk];
+      const bool exists = a_copy_exists(t, cfg, copy);
       if (wide_a) {  // the chunk is wholly inside A or wholly outside
         const MatrixCoord from = a_source(shape, t, cfg, kt, copy, 0);
-        const float4 v = from.valid ? *reinterpret_cast<const float4*>(a + a_index(shape, from)) : float4{0, 0, 0, 0};
-        chunk[0] = v.x, chunk[1] = v.y, chunk[2] = v.z, chunk[3] = v.w;
+        const float4 v = gemm::load4_or_zero(a, a_index(shape, from), exists && from.valid);
+        a_staged[copy][0] = v.x, a_staged[copy][1] = v.y, a_staged[copy][2] = v.z, a_staged[copy][3] = v.w;
       } else {
 #pragma unroll
         for (int q = 0; q < kChunk; ++q) {
           const MatrixCoord from = a_source(shape, t, cfg, kt, copy, q);
-          chunk[q] = from.valid ? a[a_index(shape, from)] : 0.0f;
+          a_staged[copy][q] = gemm::load_or_zero(a, a_index(shape, from), exists && from.valid);
         }
       }
-#pragma unroll
-      for (int q = 0; q < kChunk; ++q) a_tile_t[a_store_index(t, cfg, copy, q)] = chunk[q];  // the transpose
     }
 #pragma unroll
     for (int copy = 0; copy < b_copies(cfg); ++copy) {
-      if (!b_copy_exists(t, cfg, copy)) continue;
-      float4 v;
+      const bool exists = b_copy_exists(t, cfg, copy);
       if (wide_bc) {
         const MatrixCoord from = b_source(shape, t, cfg, kt, copy, 0);
-        v = from.valid ? *reinterpret_cast<const float4*>(b + b_index(shape, from)) : float4{0, 0, 0, 0};
+        b_staged[copy] = gemm::load4_or_zero(b, b_index(shape, from), exists && from.valid);
       } else {
         float chunk[kChunk];
 #pragma unroll
         for (int q = 0; q < kChunk; ++q) {
           const MatrixCoord from = b_source(shape, t, cfg, kt, copy, q);
-          chunk[q] = from.valid ? b[b_index(shape, from)] : 0.0f;
+          chunk[q] = gemm::load_or_zero(b, b_index(shape, from), exists && from.valid);
         }
-        v = float4{chunk[0], chunk[1], chunk[2], chunk[3]};
+        b_staged[copy] = float4{chunk[0], chunk[1], chunk[2], chunk[3]};
       }
-      *reinterpret_cast<float4*>(&b_tile[b_store_index(t, cfg, copy)]) = v;
     }
+#pragma unroll
+    for (int copy = 0; copy < a_copies(cfg); ++copy) {
+      if (!a_copy_exists(t, cfg, copy)) continue;
+#pragma unroll
+      for (int q = 0; q < kChunk; ++q) a_tile_t[a_store_index(t, cfg, copy, q)] = a_staged[copy][q];  // the transpose
+    }
+#pragma unroll
+    for (int copy = 0; copy < b_copies(cfg); ++copy)
+      if (b_copy_exists(t, cfg, copy)) *reinterpret_cast<float4*>(&b_tile[b_store_index(t, cfg, copy)]) = b_staged[copy];
     __syncthreads();
 #pragma unroll
     for (int dot = 0; dot < cfg.bk; ++dot) {

@@ -1,0 +1,28 @@
+// Loads of the global -> shared tile copies of the fp32 steps 06-09, at the ragged edges too.
+//
+// A copy that falls outside its matrix must store zero. Written as `inside ? a[i] : 0`, the compiler
+// has to guard the load (it may not read outside the matrix): with more than a copy or two per
+// thread it puts a branch around each load and its shared store, and every load then waits for the
+// one before it. Here a copy outside the matrix reads element 0 instead, which always exists
+// (M, N, K >= 1), and keeps zero: the load is unconditional, so all of a k-tile's loads can be in
+// flight together before the first shared store.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "hd.hpp"
+
+namespace gemm {
+
+GEMM_HD float load_or_zero(const float* __restrict__ matrix, long long index, bool inside) {
+  const float value = matrix[inside ? index : 0];
+  return inside ? value : 0.0f;
+}
+
+// 16 bytes from a 16-byte aligned index (the matrix itself is 16-byte aligned: cudaMalloc).
+GEMM_HD float4 load4_or_zero(const float* __restrict__ matrix, long long index, bool inside) {
+  const float4 value = *reinterpret_cast<const float4*>(matrix + (inside ? index : 0));
+  return inside ? value : float4{0.0f, 0.0f, 0.0f, 0.0f};
+}
+
+}  // namespace gemm
