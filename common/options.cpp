@@ -189,6 +189,7 @@ Options parse_options(int argc, const char* const* argv, const std::vector<Param
                          (known.empty() ? std::string("none") : known));
       }
       found->second = int(parse_integer(assignment.substr(equals + 1), "--param " + key));
+      options.params_given = true;
     } else if (!set.variants.empty() && arg == "--variant") {
       options.variant = next_value();
       bool known = false;

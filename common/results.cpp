@@ -42,6 +42,23 @@ Json timing_json(const TimingStats& stats, int m, int n, int k) {
       .set("gflops", gemm_gflops(m, n, k, stats.median_ms));
   return json;
 }
+
+Json kernel_json(const KernelReport& kernel) {
+  Json json = Json::object();
+  json.set("registers", kernel.registers)
+      .set("local_bytes", kernel.local_bytes)
+      .set("static_shared_bytes", kernel.static_shared_bytes)
+      .set("threads_per_block", kernel.threads_per_block)
+      .set("blocks_per_sm", kernel.blocks_per_sm)
+      .set("occupancy", kernel.occupancy);
+  return json;
+}
+
+Json params_json(const std::map<std::string, int>& params) {
+  Json json = Json::object();
+  for (const auto& [key, value] : params) json.set(key, value);
+  return json;
+}
 }  // namespace
 
 Json to_json(const ShapeResult& shape) {
@@ -64,34 +81,27 @@ Json to_json(const ShapeResult& shape) {
     json.set("check", check);
   }
   json.set("verdict", to_string(shape.verdict));
+  if (!shape.params.empty()) {
+    json.set("params", params_json(shape.params));
+    if (shape.kernel.known) json.set("kernel", kernel_json(shape.kernel));
+  }
   return json;
 }
 
 Json to_json(const StepRun& run) {
-  Json params = Json::object();
-  for (const auto& [key, value] : run.params) params.set(key, value);
   Json shapes = Json::array();
   for (const ShapeResult& shape : run.shapes) shapes.push(to_json(shape));
   Json json = Json::object();
   json.set("step", run.step)
       .set("variant", run.variant)
       .set("description", run.description)
-      .set("params", params)
+      .set("params", params_json(run.params))
       .set("dtype", run.dtype)
       .set("layout", run.layout)
       .set("out", run.out)
       .set("cublas_call", run.cublas_label)
       .set("seed", (long long)run.seed);
-  if (run.kernel.known) {
-    Json kernel = Json::object();
-    kernel.set("registers", run.kernel.registers)
-        .set("local_bytes", run.kernel.local_bytes)
-        .set("static_shared_bytes", run.kernel.static_shared_bytes)
-        .set("threads_per_block", run.kernel.threads_per_block)
-        .set("blocks_per_sm", run.kernel.blocks_per_sm)
-        .set("occupancy", run.kernel.occupancy);
-    json.set("kernel", kernel);
-  }
+  if (run.kernel.known) json.set("kernel", kernel_json(run.kernel));
   json.set("shapes", shapes);
   return json;
 }

@@ -33,18 +33,6 @@ struct DeviceInfo {
 enum class Verdict { pass, fail, unchecked };
 const char* to_string(Verdict verdict);
 
-struct ShapeResult {
-  int m = 0, n = 0, k = 0;
-  double alpha = 1, beta = 0;
-  bool timed = false;
-  TimingStats ours;
-  TimingStats cublas;
-  bool checked = false;
-  std::string reference;  // "cpu-fp64" or "cublas-fp32" (what C was compared with)
-  ErrorReport error;
-  Verdict verdict = Verdict::unchecked;
-};
-
 // What the compiler and the occupancy calculator say of a kernel (cudaFuncGetAttributes,
 // cudaOccupancyMaxActiveBlocksPerMultiprocessor).
 struct KernelReport {
@@ -56,6 +44,23 @@ struct KernelReport {
   int blocks_per_sm = 0;
   double occupancy = 0;          // resident threads / the SM's maximum
 };
+
+struct ShapeResult {
+  int m = 0, n = 0, k = 0;
+  double alpha = 1, beta = 0;
+  bool timed = false;
+  TimingStats ours;
+  TimingStats cublas;
+  bool checked = false;
+  std::string reference;  // "cpu-fp64" or "cublas-fp32" (what C was compared with)
+  ErrorReport error;
+  Verdict verdict = Verdict::unchecked;
+  // Set only when this shape ran other tunables than the run's `params` (a step that chooses its
+  // configuration by shape): those tunables and their kernel's resource report.
+  std::map<std::string, int> params;
+  KernelReport kernel;
+};
+
 
 struct StepRun {
   std::string step;         // folder name, e.g. "01_naive"

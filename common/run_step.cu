@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <stdexcept>
+#include <string>
 
 #include "cpu_gemm.hpp"
 #include "cublas_ref.cuh"
@@ -63,6 +65,17 @@ void validate_shape(const GemmShape& s, const StepDescription& step, const Param
   check_launch_limits(s, step.launch_shape(s, params), prop);
 }
 
+// "BM=256 BN=128": the tunables of `params` that differ from `defaults`.
+std::string params_text(const Params& params, const Params& defaults) {
+  std::string text;
+  for (const auto& [key, value] : params) {
+    const auto found = defaults.find(key);
+    if (found != defaults.end() && found->second == value) continue;
+    text += (text.empty() ? "" : " ") + key + "=" + std::to_string(value);
+  }
+  return text;
+}
+
 // The inputs of one shape: fresh for each shape, from (seed, shape).
 struct Inputs {
   std::vector<float> a, b, c;
@@ -92,7 +105,8 @@ class ShapeRunner {
               LaunchTimer& timer)
       : step_(step), options_(options), stream_(stream), cublas_(cublas), timer_(timer) {}
 
-  ShapeResult run(const GemmShape& s) {
+  ShapeResult run(const GemmShape& s, const Params& params) {
+    params_ = &params;
     ShapeResult result;
     result.m = s.m;
     result.n = s.n;
@@ -116,7 +130,7 @@ class ShapeRunner {
   }
 
  private:
-  void launch(const Fp32Problem& problem) { step_.launch(problem, options_.params, stream_); }
+  void launch(const Fp32Problem& problem) { step_.launch(problem, *params_, stream_); }
 
   void check(ShapeResult& result, const Inputs& in, DeviceBuffer<float>& c, const Fp32Problem& ours,
              const Fp32Problem& theirs) {
@@ -169,6 +183,7 @@ class ShapeRunner {
 
   const StepDescription& step_;
   const Options& options_;
+  const Params* params_ = nullptr;  // the tunables of the shape being run
   cudaStream_t stream_;
   cublasHandle_t cublas_;
   LaunchTimer& timer_;
@@ -187,12 +202,19 @@ int run(int argc, char** argv, const StepDescription& step) {
   const std::vector<GemmShape> shapes = options.shapes.empty() ? default_shapes() : options.shapes;
 
   const DeviceInfo device = select_device(options.device, step.min_cc, step.name);
+  const auto params_of = [&](const GemmShape& s) {
+    if (options.params_given || !step.params_for_shape) return options.params;
+    const Params chosen = step.params_for_shape(s, options.params, device.sms);
+    if (step.check_params && !step.check_params(chosen).empty())
+      throw std::logic_error(step.name + " chose tunables it cannot run for " + shape_text(s));
+    return chosen;
+  };
   cudaDeviceProp prop{};
   CUDA_CHECK(cudaGetDeviceProperties(&prop, options.device));
   std::size_t free_bytes = 0, total_bytes = 0;
   CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   const long long flush_bytes = options.check_only ? 0 : 2 * device.l2_bytes;
-  for (const GemmShape& s : shapes) validate_shape(s, step, options.params, prop, free_bytes, flush_bytes);
+  for (const GemmShape& s : shapes) validate_shape(s, step, params_of(s), prop, free_bytes, flush_bytes);
 
   std::printf("%s: %s\n%s\n", step.name.c_str(), step.title.c_str(), device_header(device).c_str());
   std::printf("C = %g*A*B + %g*C, fp32, seed %llu", double(options.alpha), double(options.beta),
@@ -217,7 +239,16 @@ int run(int argc, char** argv, const StepDescription& step) {
   run.cublas_label = kCublasSgemmLabel;
   run.seed = options.seed;
   run.kernel = kernel;
-  return run_shapes(options, device, shapes, run, [&](const GemmShape& s) { return runner.run(s); });
+  return run_shapes(options, device, shapes, run, [&](const GemmShape& s) {
+    const Params params = params_of(s);
+    if (params == options.params) return runner.run(s, params);
+    std::printf("  %s runs %s, chosen for this shape (--param fixes the tunables for every shape)\n",
+                shape_text(s).c_str(), params_text(params, options.params).c_str());
+    ShapeResult result = runner.run(s, params);
+    result.params = params;
+    if (step.kernel) result.kernel = kernel_report(step.kernel(params), step.launch_shape(s, params), prop);
+    return result;
+  });
 }
 
 }  // namespace

@@ -43,6 +43,10 @@ struct StepDescription {
   // The kernel these params launch (a __global__ function's address), for its resource report:
   // registers, local memory, shared memory, blocks per SM. Optional.
   std::function<const void*(const Params&)> kernel;
+  // Optional: the tunables a shape runs with when the command line sets none (--param fixes them
+  // for every shape). A step may choose its configuration by shape, e.g. the block tile that covers
+  // the shape in the fewest waves of blocks over the GPU's `sms` multiprocessors.
+  std::function<Params(const GemmShape&, const Params& defaults, int sms)> params_for_shape;
 };
 
 // The default shapes when none are given: 1024, 2048, 4096 square.

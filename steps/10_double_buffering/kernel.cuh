@@ -107,7 +107,9 @@ __device__ inline void load_fragments(const float* stage, const ThreadCoord& t, 
   }
 }
 
-template <int kConfig>
+// kWideBC: B and C have 16-byte aligned rows (vector_bc). A template parameter rather than a test in
+// the loop, so that the loop body is one straight run of code the compiler can schedule as a whole.
+template <int kConfig, bool kWideBC>
 __global__ void __launch_bounds__(threads(kConfigs[kConfig]),
                                    gemm::launch_min_blocks(threads(kConfigs[kConfig]), kConfigs[kConfig].min_blocks))
     pipelined_sgemm(GemmShape shape, float alpha, const float* __restrict__ a, const float* __restrict__ b,
@@ -116,7 +118,7 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]),
   constexpr Config cfg = kConfigs[kConfig];
   extern __shared__ __align__(16) float stages[];  // STAGES x (a_tile_t[BK][BM + 4], b_tile[BK][BN])
   const ThreadCoord t = gemm::this_thread();
-  const bool wide_bc = vector_bc(shape);
+  constexpr bool wide_bc = kWideBC;
   const int tiles = k_tiles(shape, cfg);
   const CopyOrigin origin = copy_origin<kConfig>(shape, t, a, b, wide_bc);
   float acc[cfg.tm][cfg.tn] = {};
@@ -147,9 +149,9 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]),
         // flight). After it every warp is past tile kt - 1, so its stage takes tile kt + STAGES - 1.
         cp_async_wait<cfg.stages - 3>();
         __syncthreads();
-        const int refill = kt + cfg.stages - 1;
-        if (refill < tiles)
-          copy_k_tile<kConfig>(shape, origin, refill, stages + refill_stage * stage_floats(cfg), wide_bc);
+        // Past the last tile every copy is outside the matrix and stores zeros into a stage no one
+        // reads again: cheaper than a branch around the copies.
+        copy_k_tile<kConfig>(shape, origin, kt + cfg.stages - 1, stages + refill_stage * stage_floats(cfg), wide_bc);
         cp_async_commit();
       }
 #pragma unroll
@@ -192,31 +194,40 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]),
 
 inline int config_index(const Config& c) { return gemm::index_of(kConfigs, c); }
 
-// The kernel for these params, allowed the dynamic shared memory its stages need (above 48 KB a
-// kernel must opt in). The attribute is set once per kernel, not in front of every timed launch.
-inline const void* kernel_for(const gemm::Params& params) {
+// The kernel for these params and this B/C alignment, allowed the dynamic shared memory its stages
+// need (above 48 KB a kernel must opt in). The attribute is set once per kernel, not in front of
+// every timed launch.
+inline const void* kernel_for(const gemm::Params& params, bool wide_bc) {
   const Config cfg = config_from(params);
   const int index = config_index(cfg);
   const void* function = nullptr;
   gemm::dispatch_index<kConfigCount>(index, [&](auto i) {
-    function = reinterpret_cast<const void*>(pipelined_sgemm<decltype(i)::value>);
+    function = wide_bc ? reinterpret_cast<const void*>(pipelined_sgemm<decltype(i)::value, true>)
+                       : reinterpret_cast<const void*>(pipelined_sgemm<decltype(i)::value, false>);
   });
-  static bool opted_in[kConfigCount] = {};
-  if (!opted_in[index]) {
+  static bool opted_in[2][kConfigCount] = {};
+  if (!opted_in[wide_bc][index]) {
     CUDA_CHECK(cudaFuncSetAttribute(function, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes(cfg)));
-    opted_in[index] = true;
+    opted_in[wide_bc][index] = true;
   }
   return function;
 }
 
+// For the resource report: the kernel of the aligned case (N % 4 == 0).
+inline const void* kernel_for(const gemm::Params& params) { return kernel_for(params, true); }
+
 inline void launch(const gemm::Fp32Problem& p, const gemm::Params& params, cudaStream_t stream) {
   const Config cfg = config_from(params);
   const LaunchShape shape = launch_shape(p.shape, cfg);
-  kernel_for(params);
+  const bool wide_bc = vector_bc(p.shape);
+  kernel_for(params, wide_bc);
   gemm::dispatch_index<kConfigCount>(config_index(cfg), [&](auto index) {
-    pipelined_sgemm<decltype(index)::value>
-        <<<gemm::to_dim3(shape.grid), gemm::to_dim3(shape.block), size_t(shape.shared_bytes), stream>>>(
-            p.shape, p.alpha, p.a, p.b, p.beta, p.c);
+    const dim3 grid = gemm::to_dim3(shape.grid), block = gemm::to_dim3(shape.block);
+    const size_t shared = size_t(shape.shared_bytes);
+    if (wide_bc)
+      pipelined_sgemm<decltype(index)::value, true><<<grid, block, shared, stream>>>(p.shape, p.alpha, p.a, p.b, p.beta, p.c);
+    else
+      pipelined_sgemm<decltype(index)::value, false><<<grid, block, shared, stream>>>(p.shape, p.alpha, p.a, p.b, p.beta, p.c);
   });
   CUDA_CHECK_LAUNCH("pipelined_sgemm<<<...>>>");
 }

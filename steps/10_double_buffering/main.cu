@@ -23,6 +23,11 @@ int main(int argc, char** argv) {
     return step10::launch_shape(shape, step10::config_from(params));
   };
   step.launch = step10::launch;
-  step.kernel = step10::kernel_for;
+  // Without --param, the block tile is chosen by shape: the default or its transpose, whichever
+  // covers the shape in fewer waves (mapping.hpp, config_for_shape).
+  step.params_for_shape = [](const gemm::GemmShape& shape, const gemm::Params&, int sms) {
+    return step10::to_params(step10::config_for_shape(shape, sms));
+  };
+  step.kernel = [](const gemm::Params& params) { return step10::kernel_for(params); };
   return gemm::run_step(argc, argv, step);
 }

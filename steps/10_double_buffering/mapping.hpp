@@ -62,12 +62,18 @@ GEMM_HD constexpr int shared_bytes(const Config& c) { return c.stages * stage_fl
 // The compiled configurations; the first is the default, the measured best on the H100 (the sweep in
 // docs/10-double-buffering.md).
 constexpr Config kConfigs[] = {
-    {128, 256, 16, 64, 64, 8, 16, 3, 1}, {128, 256, 16, 64, 64, 8, 16, 4, 1}, {128, 256, 8, 64, 64, 8, 16, 3, 1},
-    {128, 256, 32, 64, 64, 8, 16, 3, 1}, {256, 128, 16, 64, 64, 16, 8, 3, 1}, {128, 256, 16, 32, 128, 8, 16, 3, 1},
-    {128, 128, 16, 64, 64, 8, 16, 3, 2}, {128, 128, 16, 64, 32, 8, 8, 3, 0},  {128, 128, 8, 64, 32, 8, 8, 3, 2},
-    {64, 128, 8, 32, 64, 8, 8, 4, 3},    {128, 64, 8, 64, 32, 8, 8, 4, 3},
+    {128, 256, 16, 64, 64, 8, 16, 3, 1}, {256, 128, 16, 64, 64, 16, 8, 3, 1}, {128, 256, 16, 64, 64, 8, 16, 4, 1},
+    {128, 256, 8, 64, 64, 8, 16, 3, 1},  {128, 256, 32, 64, 64, 8, 16, 3, 1}, {128, 256, 16, 32, 128, 8, 16, 3, 1},
+    {128, 128, 16, 64, 32, 8, 8, 3, 0},  {64, 128, 8, 32, 64, 8, 8, 4, 3},    {128, 64, 8, 64, 32, 8, 8, 4, 3},
 };
 constexpr int kConfigCount = int(sizeof(kConfigs) / sizeof(kConfigs[0]));
+
+// The default's transpose: the same work per block, cut 256 x 128 instead of 128 x 256.
+constexpr int kTallConfig = 1;
+static_assert(kConfigs[kTallConfig].bm == kConfigs[0].bn && kConfigs[kTallConfig].bn == kConfigs[0].bm &&
+                  kConfigs[kTallConfig].tm == kConfigs[0].tn && kConfigs[kTallConfig].tn == kConfigs[0].tm &&
+                  kConfigs[kTallConfig].bk == kConfigs[0].bk && kConfigs[kTallConfig].stages == kConfigs[0].stages,
+              "kTallConfig must be the default with its block tile transposed");
 
 inline const char* config_rule(const Config& c) {
   if (c.min_blocks < 0 || c.min_blocks > 32)
@@ -104,6 +110,30 @@ GEMM_HD LaunchShape launch_shape(const GemmShape& shape, const Config& c) {
   launch.block = {threads(c), 1, 1};
   launch.shared_bytes = shared_bytes(c);
   return launch;
+}
+
+// Waves of blocks a launch takes on `sms` multiprocessors: these kernels fit MINB blocks per SM (one
+// for the default and its transpose, which need about 240 registers per thread).
+GEMM_HD int waves(const GemmShape& shape, const Config& c, int sms) {
+  const LaunchShape launch = launch_shape(shape, c);
+  const int blocks_per_sm = c.min_blocks > 0 ? c.min_blocks : 1;
+  return ceil_div(launch.grid.x * launch.grid.y, sms * blocks_per_sm);
+}
+
+// The block tile by shape, when the command line sets no tunables. Every SM works through about
+// `waves` tiles one after another, so the time goes as waves x tile area. The default and its
+// transpose have the same area; the one with fewer waves wins, the default on a tie. 4096 x 4096
+// cuts into 512 tiles either way (3.9 waves on 132 SMs); 4095 x 4097 into 544 tiles of 128 x 256
+// (5 waves, the last one an eighth full) but 528 of 256 x 128 (exactly 4 waves).
+inline Config config_for_shape(const GemmShape& shape, int sms) {
+  const Config& wide = kConfigs[0];
+  const Config& tall = kConfigs[kTallConfig];
+  return waves(shape, tall, sms) < waves(shape, wide, sms) ? tall : wide;
+}
+
+inline std::map<std::string, int> to_params(const Config& c) {
+  return {{"BM", c.bm}, {"BN", c.bn}, {"BK", c.bk},         {"WM", c.wm},        {"WN", c.wn},
+          {"TM", c.tm}, {"TN", c.tn}, {"STAGES", c.stages}, {"MINB", c.min_blocks}};
 }
 
 GEMM_HD bool vector_bc(const GemmShape& shape) { return shape.n % kChunk == 0; }

@@ -76,6 +76,25 @@ TEST(Mapping10, HostEmulationMatchesReferenceForEveryConfig) {
   }
 }
 
+TEST(Mapping10, TileChosenByShapeTakesTheFewerWaves) {
+  const step10::Config& wide = step10::kConfigs[0];
+  const step10::Config& tall = step10::kConfigs[step10::kTallConfig];
+  constexpr int kSms = 132;  // H100 SXM
+  EXPECT_EQ(step10::waves({4096, 4096, 4096}, wide, kSms), 4);
+  EXPECT_EQ(step10::waves({4096, 4096, 4096}, tall, kSms), 4);
+  EXPECT_EQ(step10::config_for_shape({4096, 4096, 4096}, kSms), wide);  // a tie keeps the default
+  EXPECT_EQ(step10::waves({4095, 4097, 4093}, wide, kSms), 5);       // 32 x 17 = 544 tiles
+  EXPECT_EQ(step10::waves({4095, 4097, 4093}, tall, kSms), 4);       // 16 x 33 = 528 tiles
+  EXPECT_EQ(step10::config_for_shape({4095, 4097, 4093}, kSms), tall);
+  for (int m = 1; m <= 8192; m += 509)
+    for (int n = 1; n <= 8192; n += 677) {
+      const step10::Config chosen = step10::config_for_shape({m, n, 64}, kSms);
+      const step10::Config other = chosen == wide ? tall : wide;
+      EXPECT_LE(step10::waves({m, n, 64}, chosen, kSms), step10::waves({m, n, 64}, other, kSms)) << m << "x" << n;
+    }
+  for (const step10::Config& cfg : step10::kConfigs) EXPECT_EQ(step10::config_from(step10::to_params(cfg)), cfg);
+}
+
 TEST(Mapping10, RulesNameTheProblem) {
   EXPECT_NE(std::string(step10::config_rule({128, 128, 8, 64, 32, 8, 8, 2, 2})).find("STAGES"), std::string::npos);
   EXPECT_NE(std::string(step10::config_rule({128, 128, 4, 64, 32, 8, 8, 4, 2})).find("multiple of 8"), std::string::npos);

@@ -134,7 +134,9 @@ TEST(Options, FlagsTakeNoValue) {
 
 TEST(Options, Params) {
   const std::vector<gemm::ParamSpec> params{{"BM", 128, "rows"}, {"BK", 8, "depth"}};
+  EXPECT_FALSE(parse({}, params).params_given);
   auto options = parse({"--param", "BM=64"}, params);
+  EXPECT_TRUE(options.params_given);
   EXPECT_EQ(options.params.at("BM"), 64);
   EXPECT_EQ(options.params.at("BK"), 8);  // default filled in
   options = parse({"--param=BK=16"}, params);

@@ -82,6 +82,19 @@ TEST(Results, DocumentHoldsEverythingTheDocsNeed) {
   std::ostringstream gflops;
   gflops << R"("gflops": )" << 2.0 * 1024 * 1024 * 1024 / 2e-3 / 1e9;
   EXPECT_NE(text.find(gflops.str().substr(0, 16)), std::string::npos);
+  // A shape that ran its run's params carries none of its own.
+  EXPECT_EQ(text.find(R"("BM": 128)"), std::string::npos);
+}
+
+TEST(Results, ShapeWithItsOwnTunablesRecordsThem) {
+  gemm::ShapeResult shape;
+  shape.m = shape.n = shape.k = 8;
+  shape.params = {{"BM", 256}, {"BN", 128}};
+  shape.kernel.known = true;
+  shape.kernel.registers = 231;
+  const std::string text = gemm::to_json(shape).dump();
+  for (const char* needle : {R"("params": {)", R"("BM": 256)", R"("BN": 128)", R"("registers": 231)"})
+    EXPECT_NE(text.find(needle), std::string::npos) << needle << " in " << text;
 }
 
 TEST(Results, WritesAndReportsBadPaths) {
