@@ -9,6 +9,7 @@
 
 #include "dispatch.hpp"
 #include "hd.hpp"
+#include "tile_copy.hpp"
 #include "trace.hpp"
 
 namespace step06 {
@@ -142,16 +143,22 @@ inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& bloc
     for (int copy = 0; copy < a_copies(c); ++copy) {
       const auto exists = [&](const ThreadCoord& t) { return a_copy_exists(t, c, copy); };
       emit(gemm::make_instruction(Space::global, Access::load, Operand::A, 4, kt, "ld.global A tile element",
-                                  mask([&](const ThreadCoord& t) { return exists(t) && a_tile_source(s, t, c, kt, copy).valid; }),
-                                  [&](int lane) { return a_index(s, a_tile_source(s, coord(lane), c, kt, copy)); }));
+                                  lanes.exists,
+                                  [&](int lane) {
+                                    const MatrixCoord from = a_tile_source(s, coord(lane), c, kt, copy);
+                                    return gemm::load_index(a_index(s, from), from.valid && exists(coord(lane)));
+                                  }));
       emit(gemm::make_instruction(Space::shared, Access::store, Operand::smem_A, 4, kt, "st.shared A tile", mask(exists),
                                   [&](int lane) { return copy_element(coord(lane), c, copy); }));
     }
     for (int copy = 0; copy < b_copies(c); ++copy) {
       const auto exists = [&](const ThreadCoord& t) { return b_copy_exists(t, c, copy); };
       emit(gemm::make_instruction(Space::global, Access::load, Operand::B, 4, kt, "ld.global B tile element",
-                                  mask([&](const ThreadCoord& t) { return exists(t) && b_tile_source(s, t, c, kt, copy).valid; }),
-                                  [&](int lane) { return b_index(s, b_tile_source(s, coord(lane), c, kt, copy)); }));
+                                  lanes.exists,
+                                  [&](int lane) {
+                                    const MatrixCoord from = b_tile_source(s, coord(lane), c, kt, copy);
+                                    return gemm::load_index(b_index(s, from), from.valid && exists(coord(lane)));
+                                  }));
       emit(gemm::make_instruction(Space::shared, Access::store, Operand::smem_B, 4, kt, "st.shared B tile", mask(exists),
                                   [&](int lane) { return copy_element(coord(lane), c, copy); }));
     }

@@ -16,6 +16,7 @@
 
 #include "dispatch.hpp"
 #include "hd.hpp"
+#include "tile_copy.hpp"
 #include "trace.hpp"
 
 namespace step09 {
@@ -192,13 +193,19 @@ inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& bloc
       const auto exists = [&](const ThreadCoord& t) { return a_copy_exists(t, c, copy); };
       if (vector_a(s)) {
         emit(gemm::make_instruction(Space::global, Access::load, Operand::A, chunk_width, kt, "ld.global.v4 A chunk",
-                                    mask([&](const ThreadCoord& t) { return exists(t) && a_source(s, t, c, kt, copy, 0).valid; }),
-                                    [&](int lane) { return a_index(s, a_source(s, coord(lane), c, kt, copy, 0)); }));
+                                    lanes.exists,
+                                    [&](int lane) {
+                                      const MatrixCoord from = a_source(s, coord(lane), c, kt, copy, 0);
+                                      return gemm::load_index(a_index(s, from), from.valid && exists(coord(lane)));
+                                    }));
       } else {
         for (int q = 0; q < kChunk; ++q)
           emit(gemm::make_instruction(Space::global, Access::load, Operand::A, 4, kt, "ld.global A element (K % 4 != 0)",
-                                      mask([&](const ThreadCoord& t) { return exists(t) && a_source(s, t, c, kt, copy, q).valid; }),
-                                      [&](int lane) { return a_index(s, a_source(s, coord(lane), c, kt, copy, q)); }));
+                                      lanes.exists,
+                                      [&](int lane) {
+                                        const MatrixCoord from = a_source(s, coord(lane), c, kt, copy, q);
+                                        return gemm::load_index(a_index(s, from), from.valid && exists(coord(lane)));
+                                      }));
       }
       for (int q = 0; q < kChunk; ++q)
         emit(gemm::make_instruction(Space::shared, Access::store, Operand::smem_A, 4, kt, "st.shared A tile, transposed",
@@ -208,13 +215,19 @@ inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& bloc
       const auto exists = [&](const ThreadCoord& t) { return b_copy_exists(t, c, copy); };
       if (vector_bc(s)) {
         emit(gemm::make_instruction(Space::global, Access::load, Operand::B, chunk_width, kt, "ld.global.v4 B chunk",
-                                    mask([&](const ThreadCoord& t) { return exists(t) && b_source(s, t, c, kt, copy, 0).valid; }),
-                                    [&](int lane) { return b_index(s, b_source(s, coord(lane), c, kt, copy, 0)); }));
+                                    lanes.exists,
+                                    [&](int lane) {
+                                      const MatrixCoord from = b_source(s, coord(lane), c, kt, copy, 0);
+                                      return gemm::load_index(b_index(s, from), from.valid && exists(coord(lane)));
+                                    }));
       } else {
         for (int q = 0; q < kChunk; ++q)
           emit(gemm::make_instruction(Space::global, Access::load, Operand::B, 4, kt, "ld.global B element (N % 4 != 0)",
-                                      mask([&](const ThreadCoord& t) { return exists(t) && b_source(s, t, c, kt, copy, q).valid; }),
-                                      [&](int lane) { return b_index(s, b_source(s, coord(lane), c, kt, copy, q)); }));
+                                      lanes.exists,
+                                      [&](int lane) {
+                                        const MatrixCoord from = b_source(s, coord(lane), c, kt, copy, q);
+                                        return gemm::load_index(b_index(s, from), from.valid && exists(coord(lane)));
+                                      }));
       }
       emit(gemm::make_instruction(Space::shared, Access::store, Operand::smem_B, chunk_width, kt, "st.shared.v4 B chunk",
                                   mask(exists), [&](int lane) { return b_store_index(coord(lane), c, copy); }));
