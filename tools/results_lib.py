@@ -17,10 +17,11 @@ def load(path):
 
 
 def run_key(run):
-    """Runs that measure the same configuration replace each other when merged."""
-    params = ",".join(f"{k}={v}" for k, v in sorted(run.get("params", {}).items()))
-    return (run["step"], run.get("variant", ""), run.get("dtype", ""), run.get("layout", ""),
-            run.get("out", ""), params)
+    """Runs of the same step, variant, types and layout replace each other when merged, whatever their
+    tunables: a results file describes each step as it is now (bench_all runs the defaults; when a
+    default changes, the run of the old one must not linger). Other configurations live in the
+    sweep files."""
+    return (run["step"], run.get("variant", ""), run.get("dtype", ""), run.get("layout", ""), run.get("out", ""))
 
 
 def merge(existing, new_runs, device):

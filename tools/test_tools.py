@@ -67,6 +67,14 @@ class MergeTest(unittest.TestCase):
         self.assertEqual(len(merged["runs"]), 2)
         self.assertEqual(merged["runs"][0]["shapes"][0]["time"]["median_ms"], 5.0)
 
+    def test_new_default_replaces_the_old_one(self):
+        base = document()
+        newer = copy.deepcopy(base["runs"][0])
+        newer["params"] = {"BM": 999}
+        merged = results_lib.merge(base, [newer], base["device"])
+        self.assertEqual(len(merged["runs"]), 2)
+        self.assertEqual(sum(run.get("params") == {"BM": 999} for run in merged["runs"]), 1)
+
     def test_refuses_another_gpu(self):
         with self.assertRaises(ValueError):
             results_lib.merge(document(), [], {"name": "Other GPU"})
