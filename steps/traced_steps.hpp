@@ -94,14 +94,10 @@ inline std::vector<TracedProgram> traced_programs() {
                   [](const TraceProblem& p) { return step09::launch_shape(p.shape, step09::config_from(p.params)); },
                   step09::trace_warp, params09(d09)});
   for (const step09::Config& c : step09::kConfigs) list.back().configs.push_back(params09(c));
-  const auto params10 = [](const step10::Config& c) {
-    return std::map<std::string, int>{{"BM", c.bm}, {"BN", c.bn}, {"BK", c.bk}, {"WM", c.wm}, {"WN", c.wn},
-                                      {"TM", c.tm}, {"TN", c.tn}, {"STAGES", c.stages}, {"MINB", c.min_blocks}};
-  };
   list.push_back({"10_double_buffering", "", "pipelined_sgemm", true,
                   [](const TraceProblem& p) { return step10::launch_shape(p.shape, step10::config_from(p.params)); },
-                  step10::trace_warp, params10(step10::kConfigs[0])});
-  for (const step10::Config& c : step10::kConfigs) list.back().configs.push_back(params10(c));
+                  step10::trace_warp, step10::to_params(step10::kConfigs[0])});
+  for (const step10::Config& c : step10::kConfigs) list.back().configs.push_back(step10::to_params(c));
   return list;
 }
 

@@ -61,9 +61,7 @@ struct Step10 {
 gemm::TraceProblem default_problem(const gemm::GemmShape& shape) {
   gemm::TraceProblem problem;
   problem.shape = shape;
-  const step10::Config d = step10::kConfigs[0];
-  problem.params = {{"BM", d.bm}, {"BN", d.bn}, {"BK", d.bk}, {"WM", d.wm}, {"WN", d.wn},
-                    {"TM", d.tm}, {"TN", d.tn}, {"STAGES", d.stages}, {"MINB", d.min_blocks}};
+  problem.params = step10::to_params(step10::kConfigs[0]);
   return problem;
 }
 }  // namespace
