@@ -55,6 +55,9 @@ constexpr Config kConfigs[] = {
     {128, 256, 32, 64, 64, 5},
     {128, 256, 32, 64, 64, 3},
     {64, 64, 64, 32, 32, 3},  // small: 4 warps, and rows of 8 chunks along k
+    {128, 256, 64, 64, 64, 3},
+    {128, 256, 64, 64, 64, 4},
+    {256, 128, 64, 64, 64, 3},
 };
 constexpr int kConfigCount = int(sizeof(kConfigs) / sizeof(kConfigs[0]));
 

@@ -229,7 +229,7 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
 #pragma unroll
     for (int i = 0; i < cfg.bn / 2; ++i) acc[i] = 0.0f;
 
-    int stage = 0;
+    int stage = 0, staging_half = 0;
     std::uint32_t phase = 0;
     for (int t = int(blockIdx.x); t < tile_count; t += int(gridDim.x)) {
       const TileCoord tile = tile_at(t, shape, cfg);
@@ -257,42 +257,55 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
       pin(acc);
       if (lane == 0) barrier_arrive(empty(previous));
 
-      // Epilogue, one 64-column slice at a time: the accumulators (times alpha) into the staging
-      // buffer, then to C by the copy engine, or read back along the rows of C.
+      // Epilogue, one slice (a box of C, 64 rows x 128 bytes) at a time, into the two halves of
+      // the staging buffer in turn: the accumulators (times alpha), then to C by the copy engine,
+      // or read back along the rows of C. f16 output goes through the copy engine as f16 (64
+      // columns a slice), everything else is staged as f32 (32 columns).
       const int row0 = tile.m * cfg.bm + consumer * kWgmmaM, col0 = tile.n * cfg.bn;
-      static_for<0, cfg.bn / kSliceCols>([&](auto slice_index) {
-        constexpr int slice = decltype(slice_index)::value;
-        if (store_with_tma && leader) tma_store_wait_read();  // the previous slice has left the buffer
-        consumer_sync(consumer);                         // ... or has been read back
+      auto store_tile = [&](auto staged_bytes) {
+        constexpr int kStaged = decltype(staged_bytes)::value, kCols = slice_cols(kStaged);
+        static_for<0, cfg.bn / kCols>([&](auto slice_index) {
+          constexpr int slice = decltype(slice_index)::value;
+          unsigned char* half = staging + staging_half * kStagingBoxBytes;
 #pragma unroll
-        for (int reg = slice * kSliceCols / 2; reg < (slice + 1) * kSliceCols / 2; reg += 2) {
-          const int row = accumulator_row(warp_in_group, lane, reg), col = accumulator_col(lane, reg) - slice * kSliceCols;
-          if (store_with_tma && std::is_same_v<Out, __half>)
-            *reinterpret_cast<__half2*>(staging + staging_byte(row, col, 2)) =
-                __floats2half2_rn(alpha * acc[reg], alpha * acc[reg + 1]);
-          else
-            *reinterpret_cast<float2*>(staging + staging_byte(row, col, 4)) = make_float2(alpha * acc[reg], alpha * acc[reg + 1]);
-        }
-        if (store_with_tma) fence_for_copy_engine();
-        consumer_sync(consumer);  // the slice is complete
-        if (store_with_tma) {
-          if (leader) {
-            for (int box = 0; box < staging_boxes(int(sizeof(Out))); ++box)  // the copy engine clips at C's edges
-              tma_store(&c_map, shared_address(staging) + box * kStagingBoxBytes,
-                        c_box(row0, col0, slice, box, int(sizeof(Out))));
-            tma_store_commit();
+          for (int reg = slice * kCols / 2; reg < (slice + 1) * kCols / 2; reg += 2) {
+            const int row = accumulator_row(warp_in_group, lane, reg), col = accumulator_col(lane, reg) - slice * kCols;
+            if constexpr (kStaged == 2)
+              *reinterpret_cast<__half2*>(half + staging_byte(row, col, 2)) = __floats2half2_rn(alpha * acc[reg], alpha * acc[reg + 1]);
+            else
+              *reinterpret_cast<float2*>(half + staging_byte(row, col, 4)) = make_float2(alpha * acc[reg], alpha * acc[reg + 1]);
           }
-        } else {
+          if (store_with_tma) {
+            fence_for_copy_engine();
+            if (leader) tma_store_wait_read();  // the previous slice's store has read the other half
+          }
+          // The slice is complete in its half, and the other half is free for the next slice (its
+          // store has read it, or every thread has read it back).
+          consumer_sync(consumer);
+          if (store_with_tma) {
+            if (leader) {  // the copy engine clips at C's edges
+              tma_store(&c_map, shared_address(half), c_box(row0, col0, slice, kStaged));
+              tma_store_commit();
+            }
+          } else {
 #pragma unroll
-          for (int i = 0; i < kReadBacks; ++i) {
-            const StagedChunk chunk = staged_chunk(int(threadIdx.x) % kWarpgroup, i);
-            const int row = row0 + chunk.row, col = col0 + slice * kSliceCols + chunk.col;
-            if (row < shape.m && col < shape.n)
-              store_run(c + (long long)row * shape.n + col, col, shape,
-                        *reinterpret_cast<const float4*>(staging + staging_byte(chunk.row, chunk.col, 4)), beta);
+            for (int i = 0; i < kReadBacks; ++i) {
+              const StagedChunk chunk = staged_chunk(int(threadIdx.x) % kWarpgroup, i);
+              const int row = row0 + chunk.row, col = col0 + slice * kCols + chunk.col;
+              if (row < shape.m && col < shape.n)
+                store_run(c + (long long)row * shape.n + col, col, shape,
+                          *reinterpret_cast<const float4*>(half + staging_byte(chunk.row, chunk.col, 4)), beta);
+            }
           }
-        }
-      });
+          staging_half ^= 1;
+        });
+      };
+      if constexpr (std::is_same_v<Out, __half>) {
+        if (store_with_tma) store_tile(std::integral_constant<int, 2>{});
+        else store_tile(std::integral_constant<int, 4>{});
+      } else {
+        store_tile(std::integral_constant<int, 4>{});
+      }
     }
     if (store_with_tma && leader) tma_store_wait_all();
   }

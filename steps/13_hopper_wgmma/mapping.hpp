@@ -65,8 +65,11 @@ constexpr int kConfigCount = int(sizeof(kConfigs) / sizeof(kConfigs[0]));
 GEMM_HD constexpr int a_tile_bytes(const Config& c) { return c.bm * c.bk * kElementBytes; }
 GEMM_HD constexpr int b_tile_bytes(const Config& c) { return c.bn * c.bk * kElementBytes; }
 GEMM_HD constexpr int stage_bytes(const Config& c) { return a_tile_bytes(c) + b_tile_bytes(c); }
-// The epilogue stages each consumer's results through a buffer of its own (staging_byte below).
-constexpr int kStagingBytes = 16384;  // per consumer: 64 rows x 256 bytes
+// The epilogue stages each consumer's results through a buffer of its own: two slices of C, each
+// one box as the copy engine stores it, 64 rows of 128 bytes (staging_byte below).
+constexpr int kStagingBoxBytes = kWgmmaM * kSwizzleBytes;  // one slice: 64 rows of 128 bytes
+constexpr int kStagingSlices = 2;                          // written in turn
+constexpr int kStagingBytes = kStagingSlices * kStagingBoxBytes;  // per consumer: 16 KB
 // Stages, the consumers' staging buffers, two barriers per stage (full, empty), and room to align
 // the stages to the swizzle's 1024-byte period (dynamic shared memory is only 16-byte aligned).
 GEMM_HD constexpr int shared_bytes(const Config& c) {
@@ -206,38 +209,35 @@ GEMM_HD int accumulator_col(int lane, int reg) { return 8 * (reg / 4) + 2 * (lan
 
 // The epilogue goes through shared memory, because a warp's accumulators span 8 rows of C: stored
 // straight from registers, every store instruction touches 8 cache lines for 256 bytes. Each
-// consumer writes a 64 x 64 slice of its results (times alpha) into its staging buffer, laid out
-// as the copy engine lays out boxes of 128-byte rows with the 128-byte swizzle (64 rows per box,
-// 2 boxes for f32, 1 for f16). Then either one thread stores the boxes to C with TMA (beta = 0 and
-// C's rows 16-byte aligned: the consumers go back to the tensor cores while the copy engine
-// writes), or the consumer's threads read the slice back along its rows, 4 values each, add
-// beta * C and store. The swizzle makes the pair writes of a warp (8 rows, 4 lanes each) take the
+// consumer cuts its 64 x BN results into slices of one C box, 64 rows of 128 bytes (32 f32 or 64
+// f16 columns), and writes them (times alpha) into the two halves of its staging buffer in turn,
+// laid out as the copy engine lays out a box with the 128-byte swizzle. Then either one thread
+// stores the box to C with TMA (beta = 0 and C's rows 16-byte aligned: while the copy engine reads
+// one half, the consumer fills the other, and it goes back to the tensor cores after the last), or
+// the consumer's threads read the slice back along its rows, 4 values each, add beta * C and store
+// (f32 staging). The swizzle makes the pair writes of a warp (8 rows, 4 lanes each) take the
 // minimum 2 wavefronts (f32; 1 for f16), and 8 lanes reading 8 consecutive chunks of a row hit 8
 // different bank groups.
-constexpr int kSliceCols = 64;
-constexpr int kStagingBoxBytes = kWgmmaM * kSwizzleBytes;  // 64 rows of 128 bytes
-constexpr int kRun = 4;                                    // values per read-back
-GEMM_HD int staging_byte(int row, int col, int out_bytes) {
-  const int byte = col * out_bytes, in_box = byte % kSwizzleBytes;
-  return (byte / kSwizzleBytes) * kStagingBoxBytes + row * kSwizzleBytes + ((in_box / 16) ^ (row % 8)) * 16 + in_box % 16;
+GEMM_HD constexpr int c_box_cols(int out_bytes) { return kSwizzleBytes / out_bytes; }
+GEMM_HD constexpr int slice_cols(int staged_bytes) { return c_box_cols(staged_bytes); }
+constexpr int kRun = 4;  // values per read-back
+// Byte of element (row, col) of a slice (col < slice_cols) within its half of the buffer.
+GEMM_HD int staging_byte(int row, int col, int staged_bytes) {
+  const int in_row = col * staged_bytes;
+  return row * kSwizzleBytes + ((in_row / 16) ^ (row % 8)) * 16 + in_row % 16;
 }
-GEMM_HD constexpr int staging_boxes(int out_bytes) { return kSliceCols * out_bytes / kSwizzleBytes; }
 // The 4 values that read-back `i` of a consumer thread (0 <= thread < 128) takes (f32 staging):
-// consecutive threads walk a row (16 runs).
+// consecutive threads walk a row (8 runs).
 struct StagedChunk {
-  int row = 0, col = 0;  // first element, within the 64 x 64 slice
+  int row = 0, col = 0;  // first element, within the 64 x 32 slice
 };
 GEMM_HD StagedChunk staged_chunk(int thread, int i) {
-  const int id = i * kWarpgroup + thread, per_row = kSliceCols / kRun;
+  const int id = i * kWarpgroup + thread, per_row = slice_cols(4) / kRun;
   return {id / per_row, (id % per_row) * kRun};
 }
-constexpr int kReadBacks = kWgmmaM * kSliceCols / kRun / kWarpgroup;  // per thread and slice: 8
-// C as the copy engine stores it: boxes of one swizzled row (128 bytes) by 64 rows. Box `box` of
-// slice `slice` of a consumer's rows starting at (row0, col0) of C.
-GEMM_HD constexpr int c_box_cols(int out_bytes) { return kSwizzleBytes / out_bytes; }
-GEMM_HD BoxCoord c_box(int row0, int col0, int slice, int box, int out_bytes) {
-  return {col0 + slice * kSliceCols + box * c_box_cols(out_bytes), row0};
-}
+constexpr int kReadBacks = kWgmmaM * slice_cols(4) / kRun / kWarpgroup;  // per thread and slice: 4
+// Slice `slice` of a consumer's rows starting at (row0, col0) of C, as a box of C.
+GEMM_HD BoxCoord c_box(int row0, int col0, int slice, int out_bytes) { return {col0 + slice * c_box_cols(out_bytes), row0}; }
 // TMA stores C when beta = 0 (nothing to read) and its rows start on 16 bytes.
 GEMM_HD bool tma_stores_c(const GemmShape& s, float beta, int out_bytes) { return beta == 0.0f && (s.n * out_bytes) % 16 == 0; }
 

@@ -140,39 +140,45 @@ TEST(Mapping13, RulesNameTheProblem) {
 }
 
 TEST(Mapping13, StagingIsConflictFreeAndComplete) {
-  for (int out_bytes : {4, 2}) {
-    // Every element of a 64 x 64 slice has its own bytes in the buffer, in the copy engine's
-    // layout: box b of 64 rows x 128 bytes at b * 8192, chunks XOR row % 8.
+  ASSERT_EQ(step13::kStagingBytes, step13::kStagingSlices * step13::kStagingBoxBytes);
+  for (int staged_bytes : {4, 2}) {
+    // A slice is one box of C: 64 rows x 128 bytes, 32 f32 or 64 f16 columns. Every element has
+    // its own bytes in its half of the buffer, in the copy engine's layout: chunks XOR row % 8.
+    const int cols = step13::slice_cols(staged_bytes);
+    ASSERT_EQ(cols * staged_bytes, 128);
+    ASSERT_EQ(cols, step13::c_box_cols(staged_bytes));
     std::set<int> bytes;
     for (int row = 0; row < step13::kWgmmaM; ++row)
-      for (int col = 0; col < step13::kSliceCols; ++col) {
-        const int at = step13::staging_byte(row, col, out_bytes);
-        const int box = col * out_bytes / 128, in_box = col * out_bytes % 128;
-        ASSERT_EQ(at, box * 8192 + row * 128 + (((in_box / 16) ^ (row % 8)) * 16) + in_box % 16);
-        for (int b = 0; b < out_bytes; ++b) bytes.insert(at + b);
+      for (int col = 0; col < cols; ++col) {
+        const int at = step13::staging_byte(row, col, staged_bytes), in_row = col * staged_bytes;
+        ASSERT_EQ(at, row * 128 + (((in_row / 16) ^ (row % 8)) * 16) + in_row % 16);
+        for (int b = 0; b < staged_bytes; ++b) bytes.insert(at + b);
       }
-    ASSERT_EQ(int(bytes.size()), step13::kWgmmaM * step13::kSliceCols * out_bytes);
-    ASSERT_LT(*bytes.rbegin(), step13::kStagingBytes);
-    ASSERT_EQ(step13::staging_boxes(out_bytes) * step13::kStagingBoxBytes, step13::kWgmmaM * step13::kSliceCols * out_bytes);
-    // The C boxes of a slice sit side by side and cover its 64 columns: box b holds the staged
-    // columns b * c_box_cols .. (staging_byte's box b).
-    for (int box = 0; box < step13::staging_boxes(out_bytes); ++box) {
-      const step13::BoxCoord at = step13::c_box(128, 512, 1, box, out_bytes);
-      ASSERT_EQ(at.outer, 128);
-      ASSERT_EQ(at.inner, 512 + step13::kSliceCols + box * step13::c_box_cols(out_bytes));
-      ASSERT_EQ(step13::staging_byte(0, box * step13::c_box_cols(out_bytes), out_bytes), box * step13::kStagingBoxBytes);
-    }
+    ASSERT_EQ(int(bytes.size()), step13::kStagingBoxBytes);
+    ASSERT_EQ(*bytes.begin(), 0);
+    ASSERT_EQ(*bytes.rbegin(), step13::kStagingBoxBytes - 1);
+    // Slice s of the consumer whose rows start at (row0, col0) is the C box at col0 + s * cols.
+    const step13::BoxCoord at = step13::c_box(128, 512, 3, staged_bytes);
+    ASSERT_EQ(at.outer, 128);
+    ASSERT_EQ(at.inner, 512 + 3 * cols);
     // Writes: a warp's pair stores put 4 lanes in each 16-byte bank group: 2 wavefronts for
-    // 8-byte pairs (f32), 1 for 4-byte pairs (f16), the minimum for the bytes written.
-    for (int warp = 0; warp < 4; ++warp)
-      for (int reg = 0; reg < step13::kSliceCols / 2; reg += 2) {
-        int use[8] = {};
-        for (int lane = 0; lane < 32; ++lane)
-          ++use[(step13::staging_byte(step13::accumulator_row(warp, lane, reg), step13::accumulator_col(lane, reg), out_bytes) / 16) % 8];
-        for (int n : use) ASSERT_EQ(n, 4) << "lanes per bank group";
-      }
+    // 8-byte pairs (f32), 1 for 4-byte pairs (f16), the minimum for the bytes written. The
+    // accumulators of slice s are registers s * cols / 2 .. (s + 1) * cols / 2 - 1.
+    for (int slice = 0; slice < 256 / cols; ++slice)
+      for (int warp = 0; warp < 4; ++warp)
+        for (int reg = slice * cols / 2; reg < (slice + 1) * cols / 2; reg += 2) {
+          int use[8] = {};
+          for (int lane = 0; lane < 32; ++lane) {
+            const int col = step13::accumulator_col(lane, reg) - slice * cols;
+            ASSERT_GE(col, 0);
+            ASSERT_LT(col + 1, cols);
+            ++use[(step13::staging_byte(step13::accumulator_row(warp, lane, reg), col, staged_bytes) / 16) % 8];
+          }
+          for (int n : use) ASSERT_EQ(n, 4) << "lanes per bank group";
+        }
   }
   // Read-back (f32): each quarter-warp reads 8 different bank groups, and the reads cover the slice once.
+  const int cols = step13::slice_cols(4);
   std::set<int> read;
   for (int i = 0; i < step13::kReadBacks; ++i)
     for (int first = 0; first < step13::kWarpgroup; first += 8) {
@@ -180,9 +186,9 @@ TEST(Mapping13, StagingIsConflictFreeAndComplete) {
       for (int thread = first; thread < first + 8; ++thread) {
         const step13::StagedChunk chunk = step13::staged_chunk(thread, i);
         groups.insert((step13::staging_byte(chunk.row, chunk.col, 4) / 16) % 8);
-        for (int e = 0; e < step13::kRun; ++e) read.insert(chunk.row * step13::kSliceCols + chunk.col + e);
+        for (int e = 0; e < step13::kRun; ++e) read.insert(chunk.row * cols + chunk.col + e);
       }
       ASSERT_EQ(int(groups.size()), 8);
     }
-  ASSERT_EQ(int(read.size()), step13::kWgmmaM * step13::kSliceCols);
+  ASSERT_EQ(int(read.size()), step13::kWgmmaM * cols);
 }
