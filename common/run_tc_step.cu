@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <stdexcept>
 
 #include "cpu_gemm.hpp"
 #include "cublas_ref.cuh"
@@ -181,7 +182,7 @@ class TcShapeRunner {
 int run(int argc, char** argv, const TcStepDescription& step) {
   OptionSet set;
   set.tensor_core = true;
-  const Options options = parse_options(argc, argv, step.params, set);
+  Options options = parse_options(argc, argv, step.params, set);
   if (options.help) {
     std::printf("%s", usage_text(step.name, step.title, step.params, set).c_str());
     return kExitOk;
@@ -202,6 +203,14 @@ int run(int argc, char** argv, const TcStepDescription& step) {
   const DeviceInfo device = select_device(options.device, min_cc, step.name, step.only_cc);
   cudaDeviceProp prop{};
   CUDA_CHECK(cudaGetDeviceProperties(&prop, options.device));
+  bool params_for_gpu = false;  // the defaults did not fit this GPU; the step chose others
+  if (!options.params_given && step.params_for_gpu) {
+    const Params chosen = step.params_for_gpu(options.params, int(prop.sharedMemPerBlockOptin));
+    if (step.check_params && !step.check_params(chosen).empty())
+      throw std::logic_error(step.name + " chose tunables it cannot run for this GPU");
+    params_for_gpu = chosen != options.params;
+    options.params = chosen;
+  }
   std::size_t free_bytes = 0, total_bytes = 0;
   CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   for (const GemmShape& s : shapes) {
@@ -220,6 +229,9 @@ int run(int argc, char** argv, const TcStepDescription& step) {
               (unsigned long long)options.seed);
   for (const auto& [key, value] : options.params) std::printf(", %s=%d", key.c_str(), value);
   std::printf("\n");
+  if (params_for_gpu)
+    std::printf("(the default tunables need more shared memory per block than this GPU's %zu bytes; chosen instead: "
+                "the ones above)\n", std::size_t(prop.sharedMemPerBlockOptin));
   KernelReport kernel;
   if (step.kernel)
     kernel = kernel_report(step.kernel(options.params, options.layout, options.dtype, options.out),

@@ -54,6 +54,10 @@ struct TcStepDescription {
   std::function<void(const TcProblem&, const Params&, cudaStream_t)> launch;
   // The kernel these params and types launch, for the resource report.
   std::function<const void*(const Params&, Layout, InputType, OutputType)> kernel;
+  // Optional: the tunables to run with when the command line sets none (--param fixes them), given
+  // the defaults and the shared memory one block may have on this GPU (its opt-in limit), e.g. a
+  // smaller configuration where the default's stages do not fit.
+  std::function<Params(const Params& defaults, int shared_bytes_per_block)> params_for_gpu;
 };
 
 int run_tc_step(int argc, char** argv, const TcStepDescription& step);

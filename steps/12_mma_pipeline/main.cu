@@ -3,7 +3,7 @@
 #include "kernel.cuh"
 
 int main(int argc, char** argv) {
-  const step12::Config d = step12::kConfigs[0];
+  const step12::Config d = step12::kConfigs[0];  // see config_for_gpu for GPUs where it does not fit
   gemm::TcStepDescription step;
   step.name = "12_mma_pipeline";
   step.title = "mma.sync m16n8k16 fed by ldmatrix (.trans for transposed operands) from swizzled tiles that "
@@ -21,6 +21,9 @@ int main(int argc, char** argv) {
   step.shape_rule = gemm::tc_aligned_rows_rule;
   step.launch_shape = [](const gemm::GemmShape& shape, const gemm::Params& params) {
     return step12::launch_shape(shape, step12::config_from(params));
+  };
+  step.params_for_gpu = [](const gemm::Params&, int shared_limit) {
+    return step12::to_params(step12::config_for_gpu(shared_limit));
   };
   step.launch = step12::launch;
   step.kernel = step12::kernel_for;

@@ -47,17 +47,18 @@ GEMM_HD constexpr int warps(const Config& c) { return (c.bm / c.wm) * (c.bn / c.
 GEMM_HD constexpr int threads(const Config& c) { return warps(c) * kWarpSize; }
 
 // The compiled configurations; the first is the default (the measured best on the H100, see
-// docs/12-mma-pipeline.md), the others are what the sweep compares it with.
+// docs/12-mma-pipeline.md), the others are what it was measured against. A GPU whose blocks may
+// not have the default's shared memory runs the first in this order that fits (config_for_gpu):
+// the second needs 96 KB, which every GPU from sm_80 on allows.
 constexpr Config kConfigs[] = {
+    {128, 256, 64, 64, 64, 4},  // 192 KB of shared memory
     {128, 256, 32, 64, 64, 4},
-    {128, 128, 32, 64, 64, 4},
-    {256, 128, 32, 64, 64, 4},
+    {128, 256, 64, 64, 64, 3},
     {128, 256, 32, 64, 64, 5},
     {128, 256, 32, 64, 64, 3},
+    {128, 128, 32, 64, 64, 4},
+    {256, 128, 32, 64, 64, 4},
     {64, 64, 64, 32, 32, 3},  // small: 4 warps, and rows of 8 chunks along k
-    {128, 256, 64, 64, 64, 3},
-    {128, 256, 64, 64, 64, 4},
-    {256, 128, 64, 64, 64, 3},
 };
 constexpr int kConfigCount = int(sizeof(kConfigs) / sizeof(kConfigs[0]));
 
@@ -123,6 +124,16 @@ inline const char* config_rule(const Config& c) {
 
 inline Config config_from(const std::map<std::string, int>& params) {
   return {params.at("BM"), params.at("BN"), params.at("BK"), params.at("WM"), params.at("WN"), params.at("STAGES")};
+}
+inline std::map<std::string, int> to_params(const Config& c) {
+  return {{"BM", c.bm}, {"BN", c.bn}, {"BK", c.bk}, {"WM", c.wm}, {"WN", c.wn}, {"STAGES", c.stages}};
+}
+// What runs when no --param is given, on a GPU whose blocks may have `shared_limit` bytes of
+// shared memory: the first configuration in list order whose stages fit.
+inline Config config_for_gpu(int shared_limit) {
+  for (const Config& c : kConfigs)
+    if (shared_bytes(c) <= shared_limit) return c;
+  return kConfigs[kConfigCount - 1];  // the smallest; the harness names the limit if even it does not fit
 }
 
 GEMM_HD LaunchShape launch_shape(const GemmShape& shape, const Config& c) {

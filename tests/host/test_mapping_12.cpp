@@ -141,13 +141,26 @@ int distinct_bank_groups(const std::vector<int>& element_offsets) {
 
 TEST(Mapping12, EmulatedBlocksComputeTheProduct) {
   const Config small = {64, 64, 64, 32, 32, 3};
-  const Config wide = step12::kConfigs[0];
-  for (Layout layout : kLayouts) {
-    // Ragged edges in M and N (as the shape rule allows per layout) and K past one k-tile.
-    emulate_block(small, {72, 136, 136}, layout, 1, 2);
-    emulate_block(wide, {136, 264, 40}, layout, 1, 1);
-    emulate_block(wide, {128, 256, 96}, layout, 0, 0);
+  for (const Config& wide : {step12::kConfigs[0], step12::kConfigs[1]})  // BK 64 and BK 32
+    for (Layout layout : kLayouts) {
+      // Ragged edges in M and N (as the shape rule allows per layout) and K past one k-tile.
+      emulate_block(small, {72, 136, 136}, layout, 1, 2);
+      emulate_block(wide, {136, 264, 40}, layout, 1, 1);
+      emulate_block(wide, {128, 256, 96}, layout, 0, 0);
+    }
+}
+
+TEST(Mapping12, ConfigurationForTheGpuFitsItsSharedMemory) {
+  constexpr int kH100 = 232448, kA100 = 166912, kSm86 = 101376;  // opt-in bytes per block
+  EXPECT_TRUE(step12::config_for_gpu(kH100) == step12::kConfigs[0]);
+  EXPECT_GT(step12::shared_bytes(step12::kConfigs[0]), kA100);  // the default needs an H100
+  for (int limit : {kA100, kSm86}) {
+    const Config c = step12::config_for_gpu(limit);
+    EXPECT_LE(step12::shared_bytes(c), limit);
+    EXPECT_TRUE(c == step12::kConfigs[1]) << limit;
   }
+  EXPECT_LE(step12::shared_bytes(step12::config_for_gpu(49152)), 49152);
+  EXPECT_TRUE(step12::config_from(step12::to_params(step12::kConfigs[2])) == step12::kConfigs[2]);
 }
 
 TEST(Mapping12, SwizzleIsConflictFree) {
