@@ -142,11 +142,10 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
 
   const Stored a_shape = a_stored(shape, kLayout), b_shape = b_stored(shape, kLayout);
   const OperandCopies a_copies = plan_copies(kA, block_m), b_copies = plan_copies(kB, block_n);
-  auto load_a = [&](int stage, int kt) {
-    issue_copies<In, kACopies>(kA, a_copies, a, stage0 + std::uint32_t(stage) * kStageBytes, kt, a_shape, cfg);
-  };
-  auto load_b = [&](int stage, int kt) {
-    issue_copies<In, kBCopies>(kB, b_copies, b, stage0 + std::uint32_t(stage) * kStageBytes + kATileBytes, kt, b_shape, cfg);
+  auto load_stage = [&](int stage, int kt) {
+    const std::uint32_t tile = stage0 + std::uint32_t(stage) * kStageBytes;
+    issue_copies<In, kACopies>(kA, a_copies, a, tile, kt, a_shape, cfg);
+    issue_copies<In, kBCopies>(kB, b_copies, b, tile + kATileBytes, kt, b_shape, cfg);
   };
 
   // Each lane's ldmatrix address of its first A and B fragment within a stage (bytes, swizzled);
@@ -187,38 +186,29 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
 
   const int tiles = k_tiles(shape, cfg);
   constexpr int kSteps = cfg.bk / kMmaK;
-  // Inside a k-tile, the k-step that issues the A copies and the one that issues the B copies of
-  // the k-tile STAGES - 1 ahead (spread, so that no k-step carries all of them).
-  constexpr int kCopyAStep = 0, kCopyBStep = kSteps > 1 ? 1 : 0;
   // Prologue: STAGES - 1 k-tiles in flight (a group per k-tile, empty past the end, so that the
   // group count and the waits below stay in step), then the first fragments.
 #pragma unroll
   for (int s = 0; s < cfg.stages - 1; ++s) {
-    if (s < tiles) load_a(s, s), load_b(s, s);
+    if (s < tiles) load_stage(s, s);
     cp_async_commit();
   }
   cp_async_wait<cfg.stages - 2>();  // k-tile 0 has landed
   __syncthreads();
-  // The stage k-tile kt reads, and the one being refilled meanwhile: the stage of k-tile kt - 1,
-  // which every warp finished reading before the barrier that ended k-tile kt - 1.
   int read_stage = 0, write_stage = cfg.stages - 1;
   load_fragments(frags[0], stage0, 0);
 
   for (int kt = 0; kt < tiles; ++kt) {
-    const int refill = kt + cfg.stages - 1;  // the k-tile copied in during this one
 #pragma unroll
     for (int kk = 0; kk < kSteps; ++kk) {
-      if (kk == kCopyAStep && refill < tiles) load_a(write_stage, refill);
-      if (kk == kCopyBStep) {
-        if (refill < tiles) load_b(write_stage, refill);
-        cp_async_commit();
-      }
       if (kk == kSteps - 1) {
         // This tile's last fragments are in registers. Wait until k-tile kt + 1 has landed (at
-        // most STAGES - 2 younger groups pending) and every warp is past its last ldmatrix of this
-        // stage, which becomes the next one to refill; move on to the next stage.
-        cp_async_wait<cfg.stages - 2>();
+        // most STAGES - 3 younger groups pending) and every warp is past its last ldmatrix of this
+        // stage, then refill the stage k-tile kt - 1 came from and move on to the next one.
+        cp_async_wait<cfg.stages - 3>();
         __syncthreads();
+        if (kt + cfg.stages - 1 < tiles) load_stage(write_stage, kt + cfg.stages - 1);
+        cp_async_commit();
         write_stage = read_stage;
         read_stage = read_stage + 1 == cfg.stages ? 0 : read_stage + 1;
       }
