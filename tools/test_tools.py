@@ -6,6 +6,7 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import check_doc_commands  # noqa: E402
 import render_docs  # noqa: E402
 import results_lib  # noqa: E402
 
@@ -104,6 +105,24 @@ class RenderTest(unittest.TestCase):
     def test_missing_results_say_so(self):
         text = "<!-- results-table steps=99_none -->\n<!-- end results-table -->\n"
         self.assertIn("No measured results yet", render_docs.render(text, self.folder))
+
+
+
+class DocCommandsTest(unittest.TestCase):
+    def test_commands_come_from_sh_blocks_without_transcripts(self):
+        with tempfile.TemporaryDirectory() as docs:
+            with open(os.path.join(docs, "12-x.md"), "w", encoding="utf-8") as handle:
+                handle.write("build/bin/12_mma_pipeline --size 8    # prose, not a block\n"
+                             "```sh\n"
+                             "build/bin/12_mma_pipeline --param BK=32 --layout tn   # a comment\n"
+                             "$ build/bin/12_mma_pipeline --shapes 16x33x16\n"
+                             "build/bin/gemm_viewer --help\n"
+                             "```\n"
+                             "```\nbuild/bin/01_naive\n```\n")
+            found = check_doc_commands.doc_commands(docs)
+        self.assertEqual([(program, arguments) for _, _, program, arguments in found],
+                         [("12_mma_pipeline", ["--param", "BK=32", "--layout", "tn"])])
+        self.assertEqual(found[0][1], 3)
 
 
 if __name__ == "__main__":
