@@ -7,7 +7,9 @@
 // consumers, each multiplying 64 rows of the block tile. They hand the STAGES shared buffers to
 // each other through two mbarriers per stage: "full" (the copy engine's bytes have landed) and
 // "empty" (every consumer warp is done reading). Each block loops over tiles (tile_at) until none
-// is left, so the producer fetches the next tile while the consumers write the last one.
+// is left, so the producer fetches the next tile while the consumers write the last one. With
+// CLUSTER = 2, two blocks on tiles one above the other share B: each copies half of B's boxes into
+// both (TMA multicast), and a stage is free only when the consumers of both have read it.
 #pragma once
 
 #include <cuda.h>
@@ -62,6 +64,23 @@ __device__ __forceinline__ void barrier_arrive(std::uint32_t barrier) {
   asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(barrier) : "memory");
 }
 
+// --- Clusters -----------------------------------------------------------------------------------
+__device__ __forceinline__ std::uint32_t cluster_rank() {
+  std::uint32_t rank;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(rank));
+  return rank;
+}
+// Every thread of every block of the cluster: what each did before is visible to all after.
+__device__ __forceinline__ void cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");
+}
+// An arrival on the barrier at the same place in the shared memory of block `rank` of the cluster.
+__device__ __forceinline__ void barrier_arrive_in(std::uint32_t barrier, std::uint32_t rank) {
+  std::uint32_t remote;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(remote) : "r"(barrier), "r"(rank));
+  asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];\n" ::"r"(remote) : "memory");
+}
+
 // --- TMA: one box of a tensor map into shared memory, completing on a barrier ------------------
 __device__ __forceinline__ void tma_load(std::uint32_t destination, const CUtensorMap* map, BoxCoord at,
                                          std::uint32_t barrier) {
@@ -69,6 +88,17 @@ __device__ __forceinline__ void tma_load(std::uint32_t destination, const CUtens
       "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n" ::"r"(
           destination),
       "l"(reinterpret_cast<std::uint64_t>(map)), "r"(at.inner), "r"(at.outer), "r"(barrier)
+      : "memory");
+}
+
+// The same box into the same place of the shared memory of every block in `blocks` (a bit per rank
+// in the cluster), completing on each one's barrier at `barrier`'s place.
+__device__ __forceinline__ void tma_load_multicast(std::uint32_t destination, const CUtensorMap* map, BoxCoord at,
+                                                   std::uint32_t barrier, std::uint16_t blocks) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1, {%2, "
+      "%3}], [%4], %5;\n" ::"r"(destination),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(at.inner), "r"(at.outer), "r"(barrier), "h"(blocks)
       : "memory");
 }
 
@@ -172,6 +202,7 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
   constexpr Config cfg = kConfigs[kConfig];
   constexpr int kConsumerWarps = consumers(cfg) * (kWarpgroup / kWarpSize);
   constexpr int kStageBytes = stage_bytes(cfg);
+  constexpr int kCluster = cfg.cluster;
 
   // Stages aligned to the swizzle's 1024-byte period, then the consumers' staging buffers, then
   // the barriers.
@@ -184,16 +215,24 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
 
   const TmaOperand a_op = a_operand(shape, kLayout, cfg), b_op = b_operand(shape, kLayout, cfg);
   const int warpgroup = int(threadIdx.x) / kWarpgroup;
-  const int tile_count = tiles(shape, cfg), k_tile_count = k_tiles(shape, cfg);
+  const int unit_count = units(shape, cfg), k_tile_count = k_tiles(shape, cfg);
+  // In a cluster, block `rank` takes tile row unit_row * CLUSTER + rank of each unit (tile_at).
+  const int rank = cfg.cluster > 1 ? int(cluster_rank()) : 0;
+  const int cluster = int(blockIdx.x) / cfg.cluster, clusters = int(gridDim.x) / cfg.cluster;
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < cfg.stages; ++s) {
-      barrier_init(full(s), 1);                 // the producer's arrival (+ the copies' bytes)
-      barrier_init(empty(s), kConsumerWarps);   // one arrival per consumer warp
+      barrier_init(full(s), 1);  // the producer's arrival (+ the copies' bytes, its own and the others')
+      // One arrival per consumer warp of every block of the cluster: all of them read what this
+      // block's producer writes into the stage.
+      barrier_init(empty(s), kConsumerWarps * cfg.cluster);
     }
     asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");  // visible to the copy engine
   }
-  __syncthreads();
+  // The other blocks of the cluster arrive on these barriers and copy into this shared memory:
+  // nothing may reach it before it is initialised.
+  if constexpr (cfg.cluster > 1) cluster_sync();
+  else __syncthreads();
 
   if (warpgroup == 0) {
     // Producer. Its first pass over the stages finds them empty: waiting on the parity before the
@@ -202,19 +241,33 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
     if (threadIdx.x == 0) {
       int stage = 0;
       std::uint32_t phase = 0;
-      for (int t = int(blockIdx.x); t < tile_count; t += int(gridDim.x)) {
-        const TileCoord tile = tile_at(t, shape, cfg);
+      for (int u = cluster; u < unit_count; u += clusters) {
+        const TileCoord tile = tile_at(u, rank, shape, cfg);
         for (int kt = 0; kt < k_tile_count; ++kt) {
+          // Free in every block of the cluster (each one's consumers arrive here too).
           barrier_wait(empty(stage), phase ^ 1);
-          barrier_arrive_expect_bytes(full(stage), kStageBytes);  // out-of-matrix parts count too (zeros)
+          // The whole stage lands here, this block's copies and the others' share of B; out-of-matrix
+          // parts count too (zeros).
+          barrier_arrive_expect_bytes(full(stage), kStageBytes);
           const std::uint32_t a_tile = stage0 + std::uint32_t(stage * kStageBytes), b_tile = a_tile + a_tile_bytes(cfg);
           for (int box = 0; box < a_op.boxes; ++box)
             tma_load(a_tile + box * box_bytes(a_op), &a_map, tma_box(a_op, tile.m * cfg.bm, kt, box, cfg), full(stage));
-          for (int box = 0; box < b_op.boxes; ++box)
-            tma_load(b_tile + box * box_bytes(b_op), &b_map, tma_box(b_op, tile.n * cfg.bn, kt, box, cfg), full(stage));
+          for (int box = rank; box < b_op.boxes; box += cfg.cluster) {
+            const std::uint32_t into = b_tile + box * box_bytes(b_op);
+            const BoxCoord at = tma_box(b_op, tile.n * cfg.bn, kt, box, cfg);
+            if constexpr (cfg.cluster > 1) tma_load_multicast(into, &b_map, at, full(stage), (1u << cfg.cluster) - 1);
+            else tma_load(into, &b_map, at, full(stage));
+          }
           if (++stage == cfg.stages) stage = 0, phase ^= 1;
         }
       }
+      // The other blocks' consumers arrive on this block's barriers until their last k-tile: wait
+      // for every stage's last release before the block may end.
+      if constexpr (cfg.cluster > 1)
+        for (int s = 0; s < cfg.stages; ++s) {
+          barrier_wait(empty(stage), phase ^ 1);
+          if (++stage == cfg.stages) stage = 0, phase ^= 1;
+        }
     }
   } else {
     asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kConsumerRegisters));
@@ -231,8 +284,15 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
 
     int stage = 0, staging_half = 0;
     std::uint32_t phase = 0;
-    for (int t = int(blockIdx.x); t < tile_count; t += int(gridDim.x)) {
-      const TileCoord tile = tile_at(t, shape, cfg);
+    // A stage is handed back to the producer of every block of the cluster (each wrote into it).
+    auto release = [&](int stage_done) {
+      if constexpr (kCluster > 1)
+        for (int r = 0; r < kCluster; ++r) barrier_arrive_in(empty(stage_done), std::uint32_t(r));
+      else
+        barrier_arrive(empty(stage_done));
+    };
+    for (int u = cluster; u < unit_count; u += clusters) {
+      const TileCoord tile = tile_at(u, rank, shape, cfg);
       int previous = -1;  // the stage whose products may still be running
       for (int kt = 0; kt < k_tile_count; ++kt) {
         barrier_wait(full(stage), phase);
@@ -249,13 +309,14 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
         // handed back to the producer while this one's run.
         wgmma_wait<1>();
         pin(acc);
-        if (previous >= 0 && lane == 0) barrier_arrive(empty(previous));
+        if (previous >= 0 && lane == 0) release(previous);
         previous = stage;
         if (++stage == cfg.stages) stage = 0, phase ^= 1;
       }
       wgmma_wait<0>();
       pin(acc);
-      if (lane == 0) barrier_arrive(empty(previous));
+      if (lane == 0) release(previous);
+      if (tile.m >= tiles_m(shape, cfg)) continue;  // below C (a cluster's second tile): nothing to store
 
       // Epilogue, one slice (a box of C, 64 rows x 128 bytes) at a time, into the two halves of
       // the staging buffer in turn: the accumulators (times alpha), then to C by the copy engine,
@@ -399,8 +460,19 @@ void launch_kernel(void (*kernel)(CUtensorMap, CUtensorMap, CUtensorMap, GemmSha
                        kOutBytes, p.shape.n, p.shape.m, c_box_cols(kOutBytes), kWgmmaM)
           : CUtensorMap{};
   const LaunchShape shape = launch_shape(p.shape, cfg, sm_count());
-  kernel<<<gemm::to_dim3(shape.grid), gemm::to_dim3(shape.block), size_t(shape.shared_bytes), stream>>>(
-      a_map, b_map, c_map, p.shape, p.alpha, p.beta, static_cast<Out*>(p.c));
+  // Blocks in clusters of CLUSTER along x (a launch attribute: the kernel is the same either way).
+  cudaLaunchConfig_t launch{};
+  launch.gridDim = gemm::to_dim3(shape.grid);
+  launch.blockDim = gemm::to_dim3(shape.block);
+  launch.dynamicSmemBytes = size_t(shape.shared_bytes);
+  launch.stream = stream;
+  cudaLaunchAttribute cluster{};
+  cluster.id = cudaLaunchAttributeClusterDimension;
+  cluster.val.clusterDim.x = unsigned(cfg.cluster);
+  cluster.val.clusterDim.y = cluster.val.clusterDim.z = 1;
+  launch.attrs = &cluster;
+  launch.numAttrs = cfg.cluster > 1 ? 1 : 0;
+  CUDA_CHECK(cudaLaunchKernelEx(&launch, kernel, a_map, b_map, c_map, p.shape, p.alpha, p.beta, static_cast<Out*>(p.c)));
 }
 
 inline void launch(const gemm::TcProblem& p, const gemm::Params& params, cudaStream_t stream) {

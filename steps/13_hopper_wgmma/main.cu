@@ -14,7 +14,8 @@ int main(int argc, char** argv) {
                  {"BN", d.bn, "columns of C per block: the n of each wgmma (64..256, a multiple of 64)"},
                  {"BK", d.bk, "depth of the shared tiles (64: one 128-byte swizzled row)"},
                  {"STAGES", d.stages, "k-tiles in flight in shared memory"},
-                 {"GROUP_M", d.group_m, "tile rows walked together by the persistent blocks (L2 reuse)"}};
+                 {"GROUP_M", d.group_m, "tile rows walked together by the persistent blocks (L2 reuse)"},
+                 {"CLUSTER", d.cluster, "blocks per cluster on tiles one above the other, sharing B (1 or 2)"}};
   step.check_params = [](const gemm::Params& params) {
     return std::string(step13::config_rule(step13::config_from(params)));
   };

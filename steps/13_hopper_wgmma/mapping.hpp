@@ -11,7 +11,9 @@
 //    K-major operands (A in NN/NT, B in NT) come in rows of 64 k's; M- or N-major ones (A in TN, B
 //    in NN/TN) in rows of 64 m's or n's, and wgmma reads them transposed at no cost.
 // What is left per thread is the accumulator layout of wgmma (accumulator_row/col) for the epilogue,
-// and the order in which the persistent blocks take their tiles (tile_at).
+// and the order in which the persistent blocks take their tiles (tile_at). Blocks may run in
+// clusters of 2 on tiles one above the other, which need the same B tiles: each block copies half
+// of B's boxes and the copy engine writes them into both blocks' shared memory (multicast).
 #pragma once
 
 #include <cstdint>
@@ -43,8 +45,10 @@ struct Config {
   int bm, bn, bk;    // block tile; BK = 64 (one swizzled row of k)
   int stages;        // k-tiles in flight in shared memory
   int group_m;       // tile order: GROUP_M tile rows are walked together (L2 reuse)
+  int cluster;       // blocks per cluster (1 or 2), on tiles one above the other, sharing B tiles
   GEMM_HD constexpr bool operator==(const Config& o) const {
-    return bm == o.bm && bn == o.bn && bk == o.bk && stages == o.stages && group_m == o.group_m;
+    return bm == o.bm && bn == o.bn && bk == o.bk && stages == o.stages && group_m == o.group_m &&
+           cluster == o.cluster;
   }
 };
 
@@ -55,10 +59,11 @@ GEMM_HD constexpr int threads(const Config& c) { return (1 + consumers(c)) * kWa
 // The compiled configurations; the first is the default (the measured best on the H100, see
 // docs/13-hopper-wgmma.md).
 constexpr Config kConfigs[] = {
-    {128, 256, 64, 4, 8},
-    {128, 128, 64, 6, 8},
-    {128, 256, 64, 3, 8},
-    {128, 256, 64, 4, 16},
+    {128, 256, 64, 4, 8, 2},
+    {128, 256, 64, 4, 8, 1},
+    {128, 128, 64, 6, 8, 1},
+    {128, 256, 64, 3, 8, 1},
+    {128, 256, 64, 4, 16, 1},
 };
 constexpr int kConfigCount = int(sizeof(kConfigs) / sizeof(kConfigs[0]));
 
@@ -78,7 +83,10 @@ GEMM_HD constexpr int shared_bytes(const Config& c) {
 constexpr int kMaxSharedBytes = 232448;  // the H100's opt-in limit per block (227 KB)
 
 inline const char* config_rule(const Config& c) {
-  if (c.bm <= 0 || c.bn <= 0 || c.bk <= 0 || c.stages <= 0 || c.group_m <= 0) return "all params must be positive";
+  if (c.bm <= 0 || c.bn <= 0 || c.bk <= 0 || c.stages <= 0 || c.group_m <= 0 || c.cluster <= 0)
+    return "all params must be positive";
+  if (c.cluster > 2) return "CLUSTER must be 1 or 2";
+  if (c.group_m % c.cluster) return "GROUP_M must be a multiple of CLUSTER (a cluster's tiles are in one group)";
   if (c.bk != kBoxInner) return "BK must be 64 (one 128-byte swizzled row of 16-bit k's)";
   if (c.bm % kWgmmaM || c.bm > 2 * kWgmmaM) return "BM must be 64 or 128 (one consumer warpgroup per 64 rows)";
   if (c.bn % kBoxInner || c.bn > 256) return "BN must be 64, 128, 192 or 256 (wgmma n <= 256, boxes of 64)";
@@ -89,7 +97,10 @@ inline const char* config_rule(const Config& c) {
 }
 
 inline Config config_from(const std::map<std::string, int>& params) {
-  return {params.at("BM"), params.at("BN"), params.at("BK"), params.at("STAGES"), params.at("GROUP_M")};
+  return {params.at("BM"), params.at("BN"), params.at("BK"), params.at("STAGES"), params.at("GROUP_M"), params.at("CLUSTER")};
+}
+inline std::map<std::string, int> to_params(const Config& c) {
+  return {{"BM", c.bm}, {"BN", c.bn}, {"BK", c.bk}, {"STAGES", c.stages}, {"GROUP_M", c.group_m}, {"CLUSTER", c.cluster}};
 }
 
 // --- The persistent grid and its tile order ------------------------------------------------------
@@ -99,36 +110,46 @@ GEMM_HD int tiles_n(const GemmShape& s, const Config& c) { return ceil_div(s.n, 
 GEMM_HD int tiles(const GemmShape& s, const Config& c) { return tiles_m(s, c) * tiles_n(s, c); }
 GEMM_HD int k_tiles(const GemmShape& s, const Config& c) { return ceil_div(s.k, c.bk); }
 
-// One block per SM (at most one per tile); block b takes tiles b, b + grid, b + 2 grid, ...
+// The persistent grid's unit of work is a column of CLUSTER tiles, one above the other (a
+// cluster's blocks take one each: tile row unit_row * CLUSTER + rank). Where the tile rows do not
+// divide, the last unit's lower tile lies below C: its block computes it (it must copy its share of
+// B for the other) and stores nothing.
+GEMM_HD int unit_rows(const GemmShape& s, const Config& c) { return ceil_div(tiles_m(s, c), c.cluster); }
+GEMM_HD int units(const GemmShape& s, const Config& c) { return unit_rows(s, c) * tiles_n(s, c); }
+
+// One block per SM (whole clusters, at most one cluster per unit); the blocks of cluster q take
+// units q, q + clusters, q + 2 clusters, ...
 GEMM_HD LaunchShape launch_shape(const GemmShape& shape, const Config& c, int sms) {
   LaunchShape launch;
-  const int count = tiles(shape, c);
-  launch.grid = {count < sms ? count : sms, 1, 1};
+  const int count = units(shape, c), clusters = sms / c.cluster;
+  launch.grid = {(count < clusters ? count : clusters) * c.cluster, 1, 1};
   launch.block = {threads(c), 1, 1};
   launch.shared_bytes = shared_bytes(c);
   return launch;
 }
 
-// Tile t of the sequence: tiles are walked in groups of GROUP_M tile rows, down a group's rows
-// first, then across its columns, so that the blocks running at one time share a few rows of A and
-// columns of B in L2 (a plain row-by-row order would read all of B for every row of tiles).
+// The tile that the block of rank `rank` in its cluster computes for unit u: units are walked in
+// groups of GROUP_M tile rows, down a group's rows first, then across its columns, so that the
+// blocks running at one time share a few rows of A and columns of B in L2 (a plain row-by-row order
+// would read all of B for every row of tiles).
 struct TileCoord {
   int m = 0, n = 0;  // tile row and column
 };
-GEMM_HD TileCoord tile_at(int t, const GemmShape& s, const Config& c) {
-  const int rows = tiles_m(s, c), cols = tiles_n(s, c);
-  const int per_group = c.group_m * cols;
-  const int first_row = (t / per_group) * c.group_m;
-  const int group_rows = rows - first_row < c.group_m ? rows - first_row : c.group_m;
-  const int in_group = t % per_group;
-  return {first_row + in_group % group_rows, in_group / group_rows};
+GEMM_HD TileCoord tile_at(int u, int rank, const GemmShape& s, const Config& c) {
+  const int rows = unit_rows(s, c), cols = tiles_n(s, c), group = c.group_m / c.cluster;
+  const int per_group = group * cols;
+  const int first_row = (u / per_group) * group;
+  const int group_rows = rows - first_row < group ? rows - first_row : group;
+  const int in_group = u % per_group;
+  return {(first_row + in_group % group_rows) * c.cluster + rank, in_group / group_rows};
 }
 
 // --- TMA boxes --------------------------------------------------------------------------------
 
 // An operand as the copy engine sees it: the stored matrix (inner = row length, outer = rows) cut
 // into boxes of kBoxInner x box_outer elements. K-major operands need one box per tile (64 k's by
-// BM or BN rows); M/N-major ones BM/64 or BN/64 boxes of 64 m's or n's by 64 k's.
+// BM or BN rows; B in CLUSTER boxes of BN / CLUSTER rows); M/N-major ones BM/64 or BN/64 boxes of
+// 64 m's or n's by 64 k's.
 GEMM_HD constexpr bool a_k_major(Layout layout) { return layout != Layout::tn; }
 GEMM_HD constexpr bool b_k_major(Layout layout) { return layout == Layout::nt; }
 struct TmaOperand {
@@ -141,8 +162,10 @@ GEMM_HD TmaOperand a_operand(const GemmShape& s, Layout layout, const Config& c)
   if (a_k_major(layout)) return {true, s.k, s.m, c.bm, 1};
   return {false, s.m, s.k, c.bk, c.bm / kBoxInner};
 }
+// B's tile is cut into at least CLUSTER boxes, so that each block of a cluster copies its share
+// (the boxes with box % CLUSTER == rank) into every block of the cluster.
 GEMM_HD TmaOperand b_operand(const GemmShape& s, Layout layout, const Config& c) {
-  if (b_k_major(layout)) return {true, s.k, s.n, c.bn, 1};
+  if (b_k_major(layout)) return {true, s.k, s.n, c.bn / c.cluster, c.cluster};
   return {false, s.n, s.k, c.bk, c.bn / kBoxInner};
 }
 // The first element (inner, outer) of box `box` of the tile at m or n = `mn0`, k-tile kt; it lands
@@ -151,7 +174,7 @@ struct BoxCoord {
   int inner = 0, outer = 0;
 };
 GEMM_HD BoxCoord tma_box(const TmaOperand& op, int mn0, int kt, int box, const Config& c) {
-  if (op.k_major) return {kt * c.bk, mn0};
+  if (op.k_major) return {kt * c.bk, mn0 + box * op.box_outer};
   return {mn0 + box * kBoxInner, kt * c.bk};
 }
 GEMM_HD int box_bytes(const TmaOperand& op) { return kBoxInner * op.box_outer * kElementBytes; }

@@ -68,12 +68,12 @@ Step step_named(const std::string& name) {
   }
   if (name == "12") {
     const step12::Config c = step12::kConfigs[0];
-    const gemm::Params params{{"BM", c.bm}, {"BN", c.bn}, {"BK", c.bk}, {"WM", c.wm}, {"WN", c.wn}, {"STAGES", c.stages}};
+    const gemm::Params params = step12::to_params(c);
     return {"12_mma_pipeline", 80, 0, [params](const gemm::TcProblem& p, cudaStream_t s) { step12::launch(p, params, s); }};
   }
   if (name == "13") {
     const step13::Config c = step13::kConfigs[0];
-    const gemm::Params params{{"BM", c.bm}, {"BN", c.bn}, {"BK", c.bk}, {"STAGES", c.stages}, {"GROUP_M", c.group_m}};
+    const gemm::Params params = step13::to_params(c);
     return {"13_hopper_wgmma", 90, 90, [params](const gemm::TcProblem& p, cudaStream_t s) { step13::launch(p, params, s); }};
   }
   throw gemm::UsageError("unknown step '" + name + "': use 11, 12 or 13 (usage: linear_layer_test STEP f16|bf16)");

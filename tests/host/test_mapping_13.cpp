@@ -91,11 +91,16 @@ TEST(Mapping13, BoxesFillTheTileOnce) {
             bytes.insert(at);
           }
         ASSERT_EQ(int(bytes.size()), rows * c.bk);
-        // Box coordinates: k-tile 2 of the tile at mn0 = rows starts at (k = 2 BK, mn0), boxes 64 apart.
+        // Box coordinates: k-tile 2 of the tile at mn0 = rows starts at (k = 2 BK, mn0), boxes one
+        // box apart along m or n (64 m's or n's; box_outer rows of a k-major operand).
         for (int box = 0; box < op.boxes; ++box) {
           const step13::BoxCoord at = step13::tma_box(op, rows, 2, box, c);
           ASSERT_EQ(op.k_major ? at.inner : at.outer, 2 * c.bk);
-          ASSERT_EQ(op.k_major ? at.outer : at.inner, rows + box * step13::kBoxInner);
+          ASSERT_EQ(op.k_major ? at.outer : at.inner, rows + box * (op.k_major ? op.box_outer : step13::kBoxInner));
+        }
+        // The blocks of a cluster share B's boxes out evenly (box % CLUSTER == rank).
+        if (!is_a) {
+          ASSERT_EQ(op.boxes % c.cluster, 0);
         }
       }
 }
@@ -103,19 +108,30 @@ TEST(Mapping13, BoxesFillTheTileOnce) {
 TEST(Mapping13, PersistentBlocksTakeEveryTileOnce) {
   for (const Config& c : step13::kConfigs)
     for (const GemmShape& s : {GemmShape{4096, 4096, 64}, GemmShape{1000, 1000, 64}, GemmShape{8, 8, 8},
-                               GemmShape{4088, 4104, 64}, GemmShape{130 * 128, 3 * 256, 64}}) {
+                               GemmShape{4088, 4104, 64}, GemmShape{130 * 128, 3 * 256, 64}, GemmShape{3 * 128, 300, 64}}) {
       const gemm::LaunchShape launch = step13::launch_shape(s, c, 132);
       ASSERT_LE(launch.grid.x, 132);
+      ASSERT_EQ(launch.grid.x % c.cluster, 0) << "whole clusters";
+      const int clusters = launch.grid.x / c.cluster, rows = step13::tiles_m(s, c);
       std::vector<int> taken(size_t(step13::tiles(s, c)), 0);
-      for (int block = 0; block < launch.grid.x; ++block)
-        for (int t = block; t < step13::tiles(s, c); t += launch.grid.x) {
-          const step13::TileCoord tile = step13::tile_at(t, s, c);
+      for (int block = 0; block < launch.grid.x; ++block) {
+        const int cluster = block / c.cluster, rank = block % c.cluster;
+        for (int u = cluster; u < step13::units(s, c); u += clusters) {
+          const step13::TileCoord tile = step13::tile_at(u, rank, s, c);
+          // The blocks of a cluster are on one column of tiles, one above the other.
+          ASSERT_EQ(tile.n, step13::tile_at(u, 0, s, c).n);
+          ASSERT_EQ(tile.m, step13::tile_at(u, 0, s, c).m + rank);
           ASSERT_GE(tile.m, 0);
-          ASSERT_LT(tile.m, step13::tiles_m(s, c));
           ASSERT_GE(tile.n, 0);
           ASSERT_LT(tile.n, step13::tiles_n(s, c));
+          if (tile.m >= rows) {  // below C: only the last tile row of an odd count, never stored
+            ASSERT_EQ(tile.m, rows);
+            ASSERT_EQ(rows % c.cluster, 1);
+            continue;
+          }
           ++taken[size_t(tile.m) * step13::tiles_n(s, c) + tile.n];
         }
+      }
       for (int n : taken) ASSERT_EQ(n, 1);
     }
 }
@@ -132,11 +148,13 @@ TEST(Mapping13, AccumulatorsCoverEachConsumerTileOnce) {
 }
 
 TEST(Mapping13, RulesNameTheProblem) {
-  EXPECT_NE(std::string(step13::config_rule({128, 256, 32, 4, 8})).find("BK must be 64"), std::string::npos);
-  EXPECT_NE(std::string(step13::config_rule({192, 256, 64, 4, 8})).find("BM must be 64 or 128"), std::string::npos);
-  EXPECT_NE(std::string(step13::config_rule({128, 320, 64, 4, 8})).find("BN must be"), std::string::npos);
-  EXPECT_NE(std::string(step13::config_rule({128, 256, 64, 5, 8})).find("227 KB"), std::string::npos);
-  EXPECT_NE(std::string(step13::config_rule({128, 256, 64, 2, 8})).find("not compiled in"), std::string::npos);
+  EXPECT_NE(std::string(step13::config_rule({128, 256, 32, 4, 8, 1})).find("BK must be 64"), std::string::npos);
+  EXPECT_NE(std::string(step13::config_rule({192, 256, 64, 4, 8, 1})).find("BM must be 64 or 128"), std::string::npos);
+  EXPECT_NE(std::string(step13::config_rule({128, 320, 64, 4, 8, 1})).find("BN must be"), std::string::npos);
+  EXPECT_NE(std::string(step13::config_rule({128, 256, 64, 5, 8, 1})).find("227 KB"), std::string::npos);
+  EXPECT_NE(std::string(step13::config_rule({128, 256, 64, 4, 8, 4})).find("CLUSTER must be 1 or 2"), std::string::npos);
+  EXPECT_NE(std::string(step13::config_rule({128, 256, 64, 4, 7, 2})).find("multiple of CLUSTER"), std::string::npos);
+  EXPECT_NE(std::string(step13::config_rule({128, 256, 64, 2, 8, 1})).find("not compiled in"), std::string::npos);
 }
 
 TEST(Mapping13, StagingIsConflictFreeAndComplete) {
