@@ -78,7 +78,7 @@ __device__ __forceinline__ void cluster_sync() {
 __device__ __forceinline__ void barrier_arrive_in(std::uint32_t barrier, std::uint32_t rank) {
   std::uint32_t remote;
   asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(remote) : "r"(barrier), "r"(rank));
-  asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];\n" ::"r"(remote) : "memory");
+  asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];\n" ::"r"(remote) : "memory");
 }
 
 // --- TMA: one box of a tensor map into shared memory, completing on a barrier ------------------
@@ -286,10 +286,8 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
     std::uint32_t phase = 0;
     // A stage is handed back to the producer of every block of the cluster (each wrote into it).
     auto release = [&](int stage_done) {
-      if constexpr (kCluster > 1)
-        for (int r = 0; r < kCluster; ++r) barrier_arrive_in(empty(stage_done), std::uint32_t(r));
-      else
-        barrier_arrive(empty(stage_done));
+      barrier_arrive(empty(stage_done));
+      if constexpr (kCluster > 1) barrier_arrive_in(empty(stage_done), std::uint32_t(rank ^ 1));
     };
     for (int u = cluster; u < unit_count; u += clusters) {
       const TileCoord tile = tile_at(u, rank, shape, cfg);
@@ -387,20 +385,40 @@ void with_kernel(gemm::Layout layout, gemm::InputType dtype, gemm::OutputType ou
       });
 }
 
-// The SMs of the current GPU: the persistent grid has one block per SM.
-inline int sm_count() {
-  int device = 0, sms = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  return sms;
-}
-
 inline const void* kernel_for(const gemm::Params& params, gemm::Layout layout, gemm::InputType dtype,
                               gemm::OutputType out) {
   const void* function = nullptr;
   with_kernel(layout, dtype, out, params, [&](auto kernel) { function = reinterpret_cast<const void*>(kernel); });
   gemm::allow_dynamic_shared(function, shared_bytes(config_from(params)));
   return function;
+}
+
+// The blocks of this configuration that can run at once on the current GPU, which the persistent
+// grid must not exceed (a block that waits for another to finish would double the time): one per
+// SM, or in clusters, as many whole clusters as the GPCs hold (a cluster's blocks run on SMs of one
+// GPC, so a GPC with an odd number of SMs leaves one idle). The same for every layout and type.
+inline int resident_blocks(const Config& cfg) {
+  int device = 0, sms = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  if (cfg.cluster == 1) return sms;
+  static std::map<int, int> known;  // per configuration index
+  const int index = config_index(cfg);
+  if (const auto found = known.find(index); found != known.end()) return found->second;
+  const void* function = kernel_for(to_params(cfg), gemm::Layout::nn, gemm::InputType::f16, gemm::OutputType::f32);
+  cudaLaunchConfig_t launch{};
+  launch.gridDim = dim3(unsigned(sms / cfg.cluster * cfg.cluster));
+  launch.blockDim = dim3(unsigned(threads(cfg)));
+  launch.dynamicSmemBytes = size_t(shared_bytes(cfg));
+  cudaLaunchAttribute cluster{};
+  cluster.id = cudaLaunchAttributeClusterDimension;
+  cluster.val.clusterDim.x = unsigned(cfg.cluster);
+  cluster.val.clusterDim.y = cluster.val.clusterDim.z = 1;
+  launch.attrs = &cluster;
+  launch.numAttrs = 1;
+  int clusters = 0;
+  CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, function, &launch));
+  return known[index] = clusters * cfg.cluster;
 }
 
 // cuTensorMapEncodeTiled is a driver function; the runtime hands out its address, so the steps
@@ -459,7 +477,7 @@ void launch_kernel(void (*kernel)(CUtensorMap, CUtensorMap, CUtensorMap, GemmSha
           ? tensor_map(p.c, std::is_same_v<Out, float> ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
                        kOutBytes, p.shape.n, p.shape.m, c_box_cols(kOutBytes), kWgmmaM)
           : CUtensorMap{};
-  const LaunchShape shape = launch_shape(p.shape, cfg, sm_count());
+  const LaunchShape shape = launch_shape(p.shape, cfg, resident_blocks(cfg));
   // Blocks in clusters of CLUSTER along x (a launch attribute: the kernel is the same either way).
   cudaLaunchConfig_t launch{};
   launch.gridDim = gemm::to_dim3(shape.grid);

@@ -21,7 +21,8 @@ int main(int argc, char** argv) {
   };
   step.shape_rule = gemm::tc_aligned_rows_rule;  // TMA: every stored row starts on 16 bytes
   step.launch_shape = [](const gemm::GemmShape& shape, const gemm::Params& params) {
-    return step13::launch_shape(shape, step13::config_from(params), step13::sm_count());
+    const step13::Config cfg = step13::config_from(params);
+    return step13::launch_shape(shape, cfg, step13::resident_blocks(cfg));
   };
   step.launch = step13::launch;
   step.kernel = step13::kernel_for;
