@@ -393,6 +393,26 @@ inline const void* kernel_for(const gemm::Params& params, gemm::Layout layout, g
   return function;
 }
 
+// A launch of `shape` with its blocks in clusters of `cluster` along x (a launch attribute: the
+// kernel is the same either way; 1: no clusters).
+struct ClusterLaunch {
+  cudaLaunchConfig_t config{};
+  cudaLaunchAttribute attribute{};
+  ClusterLaunch(const LaunchShape& shape, int cluster, cudaStream_t stream) {
+    config.gridDim = gemm::to_dim3(shape.grid);
+    config.blockDim = gemm::to_dim3(shape.block);
+    config.dynamicSmemBytes = size_t(shape.shared_bytes);
+    config.stream = stream;
+    attribute.id = cudaLaunchAttributeClusterDimension;
+    attribute.val.clusterDim.x = unsigned(cluster);
+    attribute.val.clusterDim.y = attribute.val.clusterDim.z = 1;
+    config.attrs = &attribute;
+    config.numAttrs = cluster > 1 ? 1 : 0;
+  }
+  ClusterLaunch(const ClusterLaunch&) = delete;  // config.attrs points into this object
+  ClusterLaunch& operator=(const ClusterLaunch&) = delete;
+};
+
 // The blocks of this configuration that can run at once on the current GPU, which the persistent
 // grid must not exceed (a block that waits for another to finish would double the time): one per
 // SM, or in clusters, as many whole clusters as the GPCs hold (a cluster's blocks run on SMs of one
@@ -406,18 +426,9 @@ inline int resident_blocks(const Config& cfg) {
   const int index = config_index(cfg);
   if (const auto found = known.find(index); found != known.end()) return found->second;
   const void* function = kernel_for(to_params(cfg), gemm::Layout::nn, gemm::InputType::f16, gemm::OutputType::f32);
-  cudaLaunchConfig_t launch{};
-  launch.gridDim = dim3(unsigned(sms / cfg.cluster * cfg.cluster));
-  launch.blockDim = dim3(unsigned(threads(cfg)));
-  launch.dynamicSmemBytes = size_t(shared_bytes(cfg));
-  cudaLaunchAttribute cluster{};
-  cluster.id = cudaLaunchAttributeClusterDimension;
-  cluster.val.clusterDim.x = unsigned(cfg.cluster);
-  cluster.val.clusterDim.y = cluster.val.clusterDim.z = 1;
-  launch.attrs = &cluster;
-  launch.numAttrs = 1;
+  const ClusterLaunch launch(launch_shape(GemmShape{sms * cfg.bm, cfg.bn, cfg.bk}, cfg, sms), cfg.cluster, nullptr);
   int clusters = 0;
-  CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, function, &launch));
+  CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, function, &launch.config));
   return known[index] = clusters * cfg.cluster;
 }
 
@@ -478,19 +489,8 @@ void launch_kernel(void (*kernel)(CUtensorMap, CUtensorMap, CUtensorMap, GemmSha
                        kOutBytes, p.shape.n, p.shape.m, c_box_cols(kOutBytes), kWgmmaM)
           : CUtensorMap{};
   const LaunchShape shape = launch_shape(p.shape, cfg, resident_blocks(cfg));
-  // Blocks in clusters of CLUSTER along x (a launch attribute: the kernel is the same either way).
-  cudaLaunchConfig_t launch{};
-  launch.gridDim = gemm::to_dim3(shape.grid);
-  launch.blockDim = gemm::to_dim3(shape.block);
-  launch.dynamicSmemBytes = size_t(shape.shared_bytes);
-  launch.stream = stream;
-  cudaLaunchAttribute cluster{};
-  cluster.id = cudaLaunchAttributeClusterDimension;
-  cluster.val.clusterDim.x = unsigned(cfg.cluster);
-  cluster.val.clusterDim.y = cluster.val.clusterDim.z = 1;
-  launch.attrs = &cluster;
-  launch.numAttrs = cfg.cluster > 1 ? 1 : 0;
-  CUDA_CHECK(cudaLaunchKernelEx(&launch, kernel, a_map, b_map, c_map, p.shape, p.alpha, p.beta, static_cast<Out*>(p.c)));
+  const ClusterLaunch launch(shape, cfg.cluster, stream);
+  CUDA_CHECK(cudaLaunchKernelEx(&launch.config, kernel, a_map, b_map, c_map, p.shape, p.alpha, p.beta, static_cast<Out*>(p.c)));
 }
 
 inline void launch(const gemm::TcProblem& p, const gemm::Params& params, cudaStream_t stream) {
