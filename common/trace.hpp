@@ -35,6 +35,9 @@ struct TraceProblem {
   float beta = 0;
   std::map<std::string, int> params;
   std::string variant;
+  // The SMs of the GPU the problem runs on, for a program that chooses its tunables by shape when
+  // none are set (0: not known; the program's defaults).
+  int sms = 0;
 };
 
 int threads_per_block(const Dim3& block_dim);

@@ -31,6 +31,9 @@ struct TracedProgram {
   std::function<void(const TraceProblem&, const Dim3&, int, const TraceSink&)> trace;
   std::map<std::string, int> default_params = {};  // the step's --param defaults
   std::vector<std::map<std::string, int>> configs = {};  // every compiled --param combination
+  // Optional: the tunables the program chooses for a shape when no --param is given, on a GPU of
+  // `sms` SMs (the program's own StepDescription::params_for_shape, from the same mapping function).
+  std::function<std::map<std::string, int>(const GemmShape&, int sms)> params_for_shape = {};
 };
 
 namespace detail {
@@ -98,14 +101,28 @@ inline std::vector<TracedProgram> traced_programs() {
                   [](const TraceProblem& p) { return step10::launch_shape(p.shape, step10::config_from(p.params)); },
                   step10::trace_warp, step10::to_params(step10::kConfigs[0])});
   for (const step10::Config& c : step10::kConfigs) list.back().configs.push_back(step10::to_params(c));
+  list.back().params_for_shape = [](const GemmShape& shape, int sms) {
+    return step10::to_params(step10::config_for_shape(shape, sms));
+  };
   return list;
 }
 
-// The launch-level prediction of the four profiler counters for one program and problem.
-// Parameters the problem does not set take the program's defaults.
+// The tunables a program runs a problem with, decided as the program decides: the ones the problem
+// sets (as --param does; the defaults fill the rest), else, where the program chooses by shape and
+// the GPU's SM count is known, its choice; else its defaults.
+inline std::map<std::string, int> run_params(const TracedProgram& program, const TraceProblem& problem) {
+  std::map<std::string, int> params = problem.params;
+  if (params.empty() && program.params_for_shape && problem.sms > 0)
+    params = program.params_for_shape(problem.shape, problem.sms);
+  for (const auto& [key, value] : program.default_params) params.emplace(key, value);
+  return params;
+}
+
+// The launch-level prediction of the four profiler counters for one program and problem, with the
+// tunables the program would run it with (run_params).
 inline AccessTotals predict(const TracedProgram& program, const TraceProblem& given) {
   TraceProblem problem = given;
-  for (const auto& [key, value] : program.default_params) problem.params.emplace(key, value);
+  problem.params = run_params(program, given);
   return predict_launch(program.launch(problem), [&](const Dim3& block, int warp, const TraceSink& sink) {
     program.trace(problem, block, warp, sink);
   });

@@ -53,6 +53,7 @@ struct Args {
   Dim3 block{0, 0, 0};
   int warp = 0, instruction = 0, iteration = -1, frames = 0;
   int width = 1600, height = 900;
+  int sms = 0;  // 0: the first results file's GPU
 };
 
 const char* kUsage =
@@ -61,6 +62,8 @@ const char* kUsage =
     "  --variant NAME       a bank demo's variant, e.g. row_col\n"
     "  --shape MxNxK        the problem (default 64x64x64); --beta B (default 0)\n"
     "  --param KEY=VALUE    a tunable of the step (default: the step's defaults)\n"
+    "  --sms N              the GPU's SMs, for a step that picks its tile by shape when no --param is\n"
+    "                       given, as the program does (default: the first results file's GPU)\n"
     "  --block X,Y          the block of the selected warp (default 0,0); --warp W (default 0)\n"
     "  --iteration I        the loop iteration shown (default: the first); --instruction J (its J-th)\n"
     "  --colour block|warp|thread   how the thread map is coloured (default thread)\n"
@@ -123,6 +126,10 @@ Args parse(int argc, char** argv) {
       a.block = {to_int(value.substr(0, comma), "--block X"), to_int(value.substr(comma + 1), "--block Y"), 0};
     } else if (arg == "--warp") a.warp = to_int(value, "--warp");
     else if (arg == "--iteration") a.iteration = to_int(value, "--iteration");
+    else if (arg == "--sms") {
+      a.sms = to_int(value, "--sms");
+      if (a.sms < 1) usage_error("--sms must be at least 1");
+    }
     else if (arg == "--instruction") a.instruction = to_int(value, "--instruction");
     else if (arg == "--colour" || arg == "--color") a.colour = value;
     else if (arg == "--results") a.results.push_back(value);
@@ -222,11 +229,14 @@ struct App {
   std::vector<DrawnGrid> grids;
   nlohmann::json shown;
 
+  int sms = 0;  // the GPU a step that picks its tile by shape plans for (0: not known)
+
   TraceProblem problem() const {
     TraceProblem p;
     p.shape = shape;
     p.beta = beta;
     p.params = params;
+    p.sms = sms;
     return with_defaults(programs[size_t(program)], p);
   }
   const TracedProgram& current() const { return programs[size_t(program)]; }
@@ -765,6 +775,8 @@ void controls(App& app) {
       ImGui::SameLine();
       const TraceProblem p = app.problem();
       std::string now;
+      if (app.params.empty() && app.current().params_for_shape && app.sms > 0)
+        now = "by shape, " + std::to_string(app.sms) + " SMs: ";  // as the program chooses without --param
       for (const auto& [k, v] : p.params) now += k + "=" + std::to_string(v) + " ";
       ImGui::SetNextItemWidth(360);
       if (ImGui::BeginCombo("params", now.c_str())) {
@@ -919,6 +931,16 @@ int main(int argc, char** argv) {
     usage_error("no traced step '" + args.step + (args.variant.empty() ? "" : "' variant '" + args.variant) +
                 "'; known:" + known);
   }
+  for (const std::string& results : args.results.empty() ? default_results(argv[0]) : args.results) {
+    if (std::filesystem::is_directory(results)) {
+      for (const auto& path : results_files_in(results)) app.results.push_back(load_results(path));
+    } else {
+      app.results.push_back(load_results(results));  // a missing or malformed file shows its message in the panel
+    }
+  }
+  app.sms = args.sms;
+  for (const ResultsFile& file : app.results)
+    if (app.sms == 0 && file.ok()) app.sms = file.sms;
   app.shape = args.shape;
   app.beta = args.beta;
   app.params = args.params;
@@ -951,13 +973,6 @@ int main(int argc, char** argv) {
   }
   app.instruction_index = args.instruction;
 
-  for (const std::string& results : args.results.empty() ? default_results(argv[0]) : args.results) {
-    if (std::filesystem::is_directory(results)) {
-      for (const auto& path : results_files_in(results)) app.results.push_back(load_results(path));
-    } else {
-      app.results.push_back(load_results(results));  // a missing or malformed file shows its message in the panel
-    }
-  }
   app.gpu_present = std::system("nvidia-smi -L > /dev/null 2>&1") == 0;
   app.bin_dir = std::filesystem::absolute(argv[0]).parent_path().string();
 

@@ -48,7 +48,7 @@ int blue(Rgba c) { return int((c >> 16) & 0xff); }
 
 TraceProblem with_defaults(const TracedProgram& program, const TraceProblem& problem) {
   TraceProblem full = problem;
-  for (const auto& [key, value] : program.default_params) full.params.emplace(key, value);
+  full.params = run_params(program, problem);
   if (!program.variant.empty()) full.variant = program.variant;
   return full;
 }

@@ -30,7 +30,8 @@ struct Selection {
   int program = 0;  // index into traced_programs()
   TraceProblem problem;
 };
-// The program's defaults for the parameters the problem does not set.
+// The parameters the program runs the problem with (run_params): the problem's, else its choice by
+// shape for the problem's SM count, with its defaults for the rest.
 TraceProblem with_defaults(const TracedProgram& program, const TraceProblem& problem);
 // "05_smem_tiling" or "03_smem_banks_square / row_col".
 std::string program_label(const TracedProgram& program);

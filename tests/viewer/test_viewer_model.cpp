@@ -8,6 +8,7 @@
 #include <set>
 
 #include "../../steps/09_warptiling/mapping.hpp"
+#include "../../steps/10_double_buffering/mapping.hpp"
 #include "viewer_model.hpp"
 
 namespace gv = gemm::viewer;
@@ -60,6 +61,26 @@ TEST(ViewerModel, EveryElementOfCHasExactlyTheOwnerItsStepSays) {
             ++checked;
           }
   EXPECT_EQ(checked, 150 * 260);
+}
+
+TEST(ViewerModel, TileChosenByShapeAsTheProgramChoosesIt) {
+  // Step 10 without --param picks its block tile by shape for the GPU's SM count; the viewer, given
+  // that count, shows the tile the program runs, and the thread map follows it.
+  const auto programs = gemm::traced_programs();
+  const int index = program_index(programs, "10_double_buffering");
+  ASSERT_GE(index, 0);
+  const gemm::TracedProgram& step = programs[size_t(index)];
+  constexpr int kSms = 132;
+  gemm::TraceProblem odd = problem(4095, 4097, 16);
+  EXPECT_EQ(step10::config_from(gv::with_defaults(step, odd).params), step10::kConfigs[0]);  // SMs unknown: the default
+  odd.sms = kSms;
+  const gemm::TraceProblem chosen = gv::with_defaults(step, odd);
+  EXPECT_EQ(step10::config_from(chosen.params), step10::config_for_shape(odd.shape, kSms));
+  EXPECT_EQ(step10::config_from(chosen.params), step10::kConfigs[step10::kTallConfig]);
+  EXPECT_EQ(gv::owner_map(step, chosen).launch.grid.x, step10::launch_shape(odd.shape, step10::config_for_shape(odd.shape, kSms)).grid.x);
+  // A --param set by the user wins, as it does in the program.
+  odd.params = step10::to_params(step10::kConfigs[0]);
+  EXPECT_EQ(step10::config_from(gv::with_defaults(step, odd).params), step10::kConfigs[0]);
 }
 
 TEST(ViewerModel, EveryTracedProgramOwnsItsWholeOutput) {
