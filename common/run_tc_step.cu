@@ -285,24 +285,6 @@ float from_16bit(std::uint16_t bits, InputType type) {
   return type == InputType::bf16 ? __bfloat162float(__ushort_as_bfloat16(bits)) : __half2float(__ushort_as_half(bits));
 }
 
-std::string tc_shape_rule(const GemmShape& s, Layout) {
-  // M and N may be anything: rows whose length is not a multiple of 8 are copied element by element.
-  if (s.k % 8 != 0) return "K must be a multiple of 8 (the k-steps of the tensor cores read 16-byte runs of K)";
-  return "";
-}
-
-std::string tc_aligned_rows_rule(const GemmShape& s, Layout layout) {
-  const std::string k_rule = tc_shape_rule(s, layout);
-  if (!k_rule.empty()) return k_rule;
-  const char* why = " (rows are copied in 16-byte chunks, so each stored row must start on 16 bytes)";
-  if (layout == Layout::tn && s.m % 8 != 0)
-    return std::string("layout tn stores A as K x M: M must be a multiple of 8") + why + "; or use layout nt";
-  if (layout != Layout::nt && s.n % 8 != 0)
-    return std::string("layout ") + to_string(layout) + " stores B as K x N: N must be a multiple of 8" + why +
-           "; or use layout nt";
-  return "";
-}
-
 int run_tc_step(int argc, char** argv, const TcStepDescription& step) {
   return run_program(step.name, [&] { return run(argc, argv, step); });
 }
