@@ -11,6 +11,7 @@
 
 #include "access_model.hpp"
 #include "hd.hpp"
+#include "options.hpp"
 
 namespace gemm {
 
@@ -38,6 +39,8 @@ struct TraceProblem {
   // The SMs of the GPU the problem runs on, for a program that chooses its tunables by shape when
   // none are set (0: not known; the program's defaults).
   int sms = 0;
+  // How A and B are stored (the tensor-core steps; the fp32 steps store both row-major: nn).
+  Layout layout = Layout::nn;
 };
 
 int threads_per_block(const Dim3& block_dim);

@@ -18,6 +18,7 @@
 #include "08_vectorized/mapping.hpp"
 #include "09_warptiling/mapping.hpp"
 #include "10_double_buffering/mapping.hpp"
+#include "12_mma_pipeline/mapping.hpp"
 #include "trace.hpp"
 
 namespace gemm {
@@ -34,6 +35,10 @@ struct TracedProgram {
   // Optional: the tunables the program chooses for a shape when no --param is given, on a GPU of
   // `sms` SMs (the program's own StepDescription::params_for_shape, from the same mapping function).
   std::function<std::map<std::string, int>(const GemmShape&, int sms)> params_for_shape = {};
+  // Tensor-core steps: the layouts they trace (TraceProblem::layout) and the rule their shapes
+  // obey ("" or the rule broken; the program's own rule, for the viewer to refuse what it refuses).
+  bool tensor_core = false;
+  std::function<std::string(const GemmShape&, Layout)> shape_rule = {};
 };
 
 namespace detail {
@@ -104,6 +109,12 @@ inline std::vector<TracedProgram> traced_programs() {
   list.back().params_for_shape = [](const GemmShape& shape, int sms) {
     return step10::to_params(step10::config_for_shape(shape, sms));
   };
+  list.push_back({"12_mma_pipeline", "", "mma_pipeline_gemm", true,
+                  [](const TraceProblem& p) { return step12::launch_shape(p.shape, step12::config_from(p.params)); },
+                  step12::trace_warp, step12::to_params(step12::kConfigs[0])});
+  for (const step12::Config& c : step12::kConfigs) list.back().configs.push_back(step12::to_params(c));
+  list.back().tensor_core = true;
+  list.back().shape_rule = tc_aligned_rows_rule;
   return list;
 }
 

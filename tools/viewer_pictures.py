@@ -16,7 +16,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # (file name, viewer arguments)
 PICTURES = [
     ("viewer-all.png", ["--step", "09_warptiling", "--shape", "128x128x32", "--warp", "1", "--iteration", "0",
-                        "--instruction", "6"]),
+                        "--instruction", "11"]),
     ("viewer-thread-map-01.png", ["--panel", "thread", "--step", "01_naive", "--shape", "64x64x16", "--colour", "warp"]),
     ("viewer-thread-map-02.png", ["--panel", "thread", "--step", "02_gmem_coalescing", "--shape", "64x64x16",
                                   "--colour", "warp"]),
@@ -30,9 +30,11 @@ PICTURES = [
     ("viewer-access-03-padded.png", ["--panel", "access", "--step", "03_smem_banks_square", "--variant",
                                      "padded_row_col", "--instruction", "1"]),
     ("viewer-access-09.png", ["--panel", "access", "--step", "09_warptiling", "--shape", "128x128x32",
-                              "--iteration", "0", "--instruction", "7"]),
+                              "--iteration", "0", "--instruction", "16"]),
     ("viewer-access-10.png", ["--panel", "access", "--step", "10_double_buffering", "--shape", "128x256x32",
                               "--iteration", "0", "--instruction", "1"]),
+    ("viewer-access-12.png", ["--panel", "access", "--step", "12_mma_pipeline", "--shape", "128x256x64",
+                              "--iteration", "0", "--instruction", "28"]),
     ("viewer-performance.png", ["--panel", "performance"]),
     ("viewer-performance-tensor.png", ["--panel", "performance", "--perf", "tensor"]),
 ]

@@ -54,6 +54,7 @@ struct Args {
   int warp = 0, instruction = 0, iteration = -1, frames = 0;
   int width = 1600, height = 900;
   int sms = 0;  // 0: the first results file's GPU
+  gemm::Layout layout = gemm::Layout::nn;
 };
 
 const char* kUsage =
@@ -62,6 +63,7 @@ const char* kUsage =
     "  --variant NAME       a bank demo's variant, e.g. row_col\n"
     "  --shape MxNxK        the problem (default 64x64x64); --beta B (default 0)\n"
     "  --param KEY=VALUE    a tunable of the step (default: the step's defaults)\n"
+    "  --layout nn|nt|tn    how a tensor-core step's A and B are stored (default nn)\n"
     "  --sms N              the GPU's SMs, for a step that picks its tile by shape when no --param is\n"
     "                       given, as the program does (default: the first results file's GPU)\n"
     "  --block X,Y          the block of the selected warp (default 0,0); --warp W (default 0)\n"
@@ -126,7 +128,12 @@ Args parse(int argc, char** argv) {
       a.block = {to_int(value.substr(0, comma), "--block X"), to_int(value.substr(comma + 1), "--block Y"), 0};
     } else if (arg == "--warp") a.warp = to_int(value, "--warp");
     else if (arg == "--iteration") a.iteration = to_int(value, "--iteration");
-    else if (arg == "--sms") {
+    else if (arg == "--layout") {
+      if (value == "nn") a.layout = gemm::Layout::nn;
+      else if (value == "nt") a.layout = gemm::Layout::nt;
+      else if (value == "tn") a.layout = gemm::Layout::tn;
+      else usage_error("--layout must be nn, nt or tn, got '" + value + "'");
+    } else if (arg == "--sms") {
       a.sms = to_int(value, "--sms");
       if (a.sms < 1) usage_error("--sms must be at least 1");
     }
@@ -230,6 +237,7 @@ struct App {
   nlohmann::json shown;
 
   int sms = 0;  // the GPU a step that picks its tile by shape plans for (0: not known)
+  Layout layout = Layout::nn;  // a tensor-core step's storage of A and B
 
   TraceProblem problem() const {
     TraceProblem p;
@@ -237,6 +245,7 @@ struct App {
     p.beta = beta;
     p.params = params;
     p.sms = sms;
+    p.layout = layout;
     return with_defaults(programs[size_t(program)], p);
   }
   const TracedProgram& current() const { return programs[size_t(program)]; }
@@ -247,6 +256,19 @@ struct App {
     warp = 0;
     map_dirty = trace_dirty = true;
     iteration_index = instruction_index = 0;
+    fit_shape();
+  }
+  // A step with a shape rule (the tensor-core steps: K and the stored rows multiples of 8) is shown
+  // only for shapes its program takes: M, N and K rounded up to multiples of 8, with the rule said.
+  void fit_shape() {
+    if (!current().shape_rule) return;
+    const std::string rule = current().shape_rule(shape, layout);
+    if (rule.empty()) return;
+    const auto up = [](int v) { return (v + 7) / 8 * 8; };
+    shape = {up(shape.m), up(shape.n), up(shape.k)};
+    message = "shape rounded up to " + std::to_string(shape.m) + "x" + std::to_string(shape.n) + "x" +
+              std::to_string(shape.k) + ": " + rule;
+    map_dirty = trace_dirty = true;
   }
 };
 
@@ -559,8 +581,9 @@ void run_selected_step(App& app) {
   const std::string binary = app.bin_dir + "/" + program.step;
   const std::string json = (std::filesystem::temp_directory_path() / ("gemm_viewer_" + program.step + ".json")).string();
   std::ostringstream command;
-  command << "'" << binary << "' --shapes " << app.shape.m << "x" << app.shape.n << "x" << app.shape.k << " --json '" << json
-          << "' > /dev/null 2>&1";
+  command << "'" << binary << "' --shapes " << app.shape.m << "x" << app.shape.n << "x" << app.shape.k;
+  if (program.tensor_core) command << " --layout " << to_string(app.layout);
+  command << " --json '" << json << "' > /dev/null 2>&1";
   app.message = "running " + program.step + " ...";
   const std::string cmd = command.str();
   app.run_future = std::async(std::launch::async, [cmd, json] { return std::system(cmd.c_str()) == 0 ? json : std::string(); });
@@ -763,12 +786,26 @@ void controls(App& app) {
       for (int& v : mnk) v = std::clamp(v, 1, kMaxMapSide);
       app.shape = {mnk[0], mnk[1], mnk[2]};
       app.map_dirty = app.trace_dirty = true;
+      app.fit_shape();
     }
     ImGui::SameLine();
     bool reads_c = app.beta != 0;
     if (ImGui::Checkbox("beta != 0", &reads_c)) {
       app.beta = reads_c ? 0.5f : 0.0f;
       app.trace_dirty = true;
+    }
+    if (app.current().tensor_core) {
+      ImGui::SameLine();
+      ImGui::SetNextItemWidth(60);
+      if (ImGui::BeginCombo("layout", to_string(app.layout))) {
+        for (gemm::Layout layout : {gemm::Layout::nn, gemm::Layout::nt, gemm::Layout::tn})
+          if (ImGui::Selectable(to_string(layout), layout == app.layout)) {
+            app.layout = layout;
+            app.map_dirty = app.trace_dirty = true;
+            app.fit_shape();
+          }
+        ImGui::EndCombo();
+      }
     }
     const auto& configs = app.current().configs;
     if (!configs.empty()) {
@@ -944,6 +981,11 @@ int main(int argc, char** argv) {
   app.shape = args.shape;
   app.beta = args.beta;
   app.params = args.params;
+  app.layout = args.layout;
+  if (app.current().shape_rule) {
+    const std::string rule = app.current().shape_rule(app.shape, app.layout);
+    if (!rule.empty()) usage_error("--shape for " + app.current().step + " (layout " + to_string(app.layout) + "): " + rule);
+  }
   app.perf_tensor = args.perf == "tensor";
   app.colour_by = args.colour == "block" ? ColourBy::block : args.colour == "warp" ? ColourBy::warp : ColourBy::thread;
   if (!app.params.empty()) {

@@ -175,8 +175,15 @@ OperandGrid operand_grid(Operand operand, const TracedProgram& program, const Tr
   grid.operand = operand;
   const GemmShape& s = problem.shape;
   switch (operand) {
-    case Operand::A: grid.rows = s.m, grid.cols = s.k; break;
-    case Operand::B: grid.rows = s.k, grid.cols = s.n; break;
+    // As stored: T is the operand stored transposed (A as K x M in TN, B as N x K in NT).
+    case Operand::A:
+      if (problem.layout == Layout::tn) grid.rows = s.k, grid.cols = s.m;
+      else grid.rows = s.m, grid.cols = s.k;
+      break;
+    case Operand::B:
+      if (problem.layout == Layout::nt) grid.rows = s.n, grid.cols = s.k;
+      else grid.rows = s.k, grid.cols = s.n;
+      break;
     case Operand::C: grid.rows = s.m, grid.cols = s.n; break;
     case Operand::out: {
       const LaunchShape launch = program.launch(problem);

@@ -14,12 +14,14 @@
 //    different groups of 4 banks, with no padding.
 #pragma once
 
+#include <array>
 #include <map>
 #include <string>
 
 #include "dispatch.hpp"
 #include "hd.hpp"
 #include "options.hpp"
+#include "trace.hpp"
 
 namespace step12 {
 
@@ -248,5 +250,90 @@ GEMM_HD int accumulator_col(int lane, int reg) { return 2 * (lane % 4) + reg % 2
 // The 16 x 8 tile (i, j) of a warp: rows warp_row * WM + 16 i .., columns warp_col * WN + 8 j ..
 GEMM_HD int fragment_row(int warp, const Config& c, int i) { return warp_row(warp, c) * c.wm + i * kMmaM; }
 GEMM_HD int fragment_col(int warp, const Config& c, int j) { return warp_col(warp, c) * c.wn + j * kMmaN; }
+
+// --- The trace: one warp's memory instructions, in the kernel's order -----------------------------
+
+// Per k-tile (its copies listed under its own iteration, as they are issued STAGES - 1 k-tiles
+// ahead): each cp.async of A, then of B, as a 16-byte global read (lanes outside the matrix read
+// nothing) and a 16-byte shared write into the swizzled stage (every lane writes, zeros outside);
+// per k-step, the ldmatrix.x4 of the A and B fragments (each lane gives one 16-byte row address);
+// then the stores of C from the accumulators, pairs of columns (f32 output). Shared addresses are
+// elements of the one dynamic buffer: stage s at s * stage_elements, A's tile, then B's.
+inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& block, int warp,
+                       const gemm::TraceSink& emit) {
+  using gemm::Access;
+  using gemm::Operand;
+  using gemm::Space;
+  const GemmShape& s = problem.shape;
+  const Layout layout = problem.layout;
+  const Config c = config_from(problem.params);
+  const OperandTile ta = a_tile(layout, c), tb = b_tile(layout, c);
+  const Stored sa = a_stored(s, layout), sb = b_stored(s, layout);
+  const int block_m = block.y * c.bm, block_n = block.x * c.bn, first_thread = warp * kWarpSize;
+  constexpr std::uint32_t kEveryLane = 0xffffffffu;  // blocks are whole warps
+  const int tiles = k_tiles(s, c), stage_size = stage_elements(layout, c);
+  auto copies = [&](int kt) {
+    const int stage = (kt % c.stages) * stage_size;
+    auto operand = [&](const OperandTile& t, const Stored& stored, int origin, Operand global, Operand shared, int base,
+                       const char* read, const char* write) {
+      for (int i = 0; i < tile_chunks(t) / threads(c); ++i) {
+        std::array<Copy, kWarpSize> copy{};
+        std::uint32_t inside = 0;
+        for (int lane = 0; lane < kWarpSize; ++lane) {
+          copy[size_t(lane)] = copy_moved(copy_at(t, origin, first_thread + lane), i * copy_row_step(t, c));
+          if (copy_inside(t, copy[size_t(lane)], stored, c, kt)) inside |= 1u << lane;
+        }
+        emit(gemm::make_instruction(Space::global, Access::load, global, 16, kt, read, inside,
+                                    [&](int lane) { return copy_source(t, copy[size_t(lane)], stored, c, kt); },
+                                    kElementBytes));
+        emit(gemm::make_instruction(
+            Space::shared, Access::store, shared, 16, kt, write, kEveryLane,
+            [&](int lane) { return base + tile_offset(t, copy[size_t(lane)].row, copy[size_t(lane)].chunk); }, kElementBytes));
+      }
+    };
+    operand(ta, sa, block_m, Operand::A, Operand::smem_A, stage, "cp.async 16 B: A chunk (global read)",
+            "cp.async 16 B: A chunk -> swizzled A tile (shared write)");
+    operand(tb, sb, block_n, Operand::B, Operand::smem_B, stage + tile_elements(ta), "cp.async 16 B: B chunk (global read)",
+            "cp.async 16 B: B chunk -> swizzled B tile (shared write)");
+  };
+  for (int kt = 0; kt < c.stages - 1 && kt < tiles; ++kt) copies(kt);  // the prologue
+  const int warp_m = warp_row(warp, c) * c.wm, warp_n = warp_col(warp, c) * c.wn;
+  for (int kt = 0; kt < tiles; ++kt) {
+    if (kt + c.stages - 1 < tiles) copies(kt + c.stages - 1);
+    const int stage = (kt % c.stages) * stage_size;
+    for (int k0 = 0; k0 < c.bk; k0 += kMmaK) {
+      for (int i = 0; i < c.wm / kMmaM; ++i)
+        emit(gemm::make_instruction(Space::shared, Access::load, Operand::smem_A, 16, kt,
+                                    ta.k_major ? "ldmatrix.x4 A fragment" : "ldmatrix.x4.trans A fragment", kEveryLane,
+                                    [&](int lane) {
+                                      const Spot at = a_ldmatrix_spot(ta.k_major, warp_m + i * kMmaM, k0, lane);
+                                      return stage + tile_offset(ta, at.row, at.chunk);
+                                    },
+                                    kElementBytes));
+      for (int j = 0; j < c.wn / 16; ++j)
+        emit(gemm::make_instruction(Space::shared, Access::load, Operand::smem_B, 16, kt,
+                                    tb.k_major ? "ldmatrix.x4 B fragments" : "ldmatrix.x4.trans B fragments", kEveryLane,
+                                    [&](int lane) {
+                                      const Spot at = b_ldmatrix_spot(tb.k_major, warp_n + j * 16, k0, lane);
+                                      return stage + tile_elements(ta) + tile_offset(tb, at.row, at.chunk);
+                                    },
+                                    kElementBytes));
+    }
+  }
+  // The epilogue (store_pair): one 8-byte store per pair where N is even, else element by element.
+  for (int i = 0; i < c.wm / kMmaM; ++i)
+    for (int j = 0; j < c.wn / kMmaN; ++j)
+      for (int half = 0; half < 2; ++half) {
+        auto row = [&](int lane) { return block_m + fragment_row(warp, c, i) + accumulator_row(lane, 2 * half); };
+        auto col = [&](int lane) { return block_n + fragment_col(warp, c, j) + accumulator_col(lane, 2 * half); };
+        for (int e = 0; e < (s.n % 2 == 0 ? 1 : 2); ++e) {
+          std::uint32_t active = 0;
+          for (int lane = 0; lane < kWarpSize; ++lane)
+            if (row(lane) < s.m && col(lane) + e < s.n) active |= 1u << lane;
+          gemm::emit_c_update(problem, s.n % 2 == 0 ? 8 : 4, tiles, active,
+                              [&](int lane) { return (long long)row(lane) * s.n + col(lane) + e; }, emit);
+        }
+      }
+}
 
 }  // namespace step12

@@ -289,3 +289,31 @@ TEST(Mapping12, RulesNameTheProblem) {
   EXPECT_NE(std::string(step12::config_rule({128, 128, 32, 64, 64, 2})).find("STAGES must be 3"), std::string::npos);
   EXPECT_NE(std::string(step12::config_rule({128, 128, 32, 64, 64, 6})).find("not compiled in"), std::string::npos);
 }
+
+TEST(Mapping12, TraceIsConflictFreeAndCoversC) {
+  // The trace the viewer and the access model use: over whole launches, in every layout and for
+  // every configuration, each ldmatrix.x4 and each cp.async write costs the minimum 4 wavefronts
+  // (the swizzle), and the stores of C write every element once.
+  for (const Config& c : step12::kConfigs)
+    for (Layout layout : kLayouts) {
+      gemm::TraceProblem problem;
+      problem.shape = {c.bm + 8, c.bn + 8, 2 * c.bk + 8};  // ragged in M, N and K
+      problem.layout = layout;
+      problem.params = step12::to_params(c);
+      ASSERT_EQ(gemm::tc_aligned_rows_rule(problem.shape, layout), "");
+      std::vector<int> written(size_t(problem.shape.m) * size_t(problem.shape.n), 0);
+      const gemm::AccessTotals totals =
+          gemm::predict_launch(step12::launch_shape(problem.shape, c), [&](const gemm::Dim3& block, int warp, const gemm::TraceSink& sink) {
+            step12::trace_warp(problem, block, warp, [&](const gemm::TraceInstruction& i) {
+              sink(i);
+              if (i.operand == gemm::Operand::C && i.access.access == gemm::Access::store)
+                for (int lane = 0; lane < 32; ++lane)
+                  if (i.access.lane_active(lane))
+                    for (int e = 0; e < i.access.width / 4; ++e) ++written[size_t(i.access.address[size_t(lane)] / 4 + e)];
+            });
+          });
+      EXPECT_EQ(totals.shared_load_wavefronts, 4 * totals.shared_load_requests) << step12::to_params(c).at("BK");
+      EXPECT_EQ(totals.shared_store_wavefronts, 4 * totals.shared_store_requests);
+      for (int n : written) ASSERT_EQ(n, 1);
+    }
+}

@@ -92,26 +92,34 @@ TEST(ViewerModel, EveryTracedProgramOwnsItsWholeOutput) {
 }
 
 TEST(ViewerModel, TouchesDecodeTheLaneAddresses) {
-  for (const auto& program : gemm::traced_programs()) {
-    const gemm::TraceProblem p = problem(33, 40, 24, 0.5f);
-    const gv::WarpTrace trace = gv::warp_trace(program, p, {0, 0, 0}, 0);
-    ASSERT_FALSE(trace.instructions.empty()) << gv::program_label(program);
-    for (const auto& instruction : trace.instructions) {
-      const gv::OperandGrid grid = gv::operand_grid(instruction.operand, program, p, trace);
-      const auto touched = gv::touches(instruction, grid);
-      int active = 0;
-      for (int lane = 0; lane < 32; ++lane) active += instruction.access.lane_active(lane);
-      ASSERT_EQ(int(touched.size()), active * instruction.access.width / 4) << instruction.label;
-      for (const auto& t : touched) {
-        ASSERT_TRUE(instruction.access.lane_active(t.lane));
-        const long long element = (long long)t.row * grid.cols + t.col;
-        const long long first = instruction.access.address[size_t(t.lane)] / 4;
-        ASSERT_GE(element, first);
-        ASSERT_LT(element, first + instruction.access.width / 4);
-        ASSERT_LT(t.row, grid.rows) << instruction.label;
+  for (const auto& program : gemm::traced_programs())
+    for (gemm::Layout layout : {gemm::Layout::nn, gemm::Layout::nt, gemm::Layout::tn}) {
+      if (!program.tensor_core && layout != gemm::Layout::nn) continue;
+      gemm::TraceProblem p = problem(40, 40, 24, 0.5f);  // rows of 16 bytes in every layout
+      p.layout = layout;
+      if (program.shape_rule) {
+        ASSERT_EQ(program.shape_rule(p.shape, layout), "");
+      }
+      const gv::WarpTrace trace = gv::warp_trace(program, p, {0, 0, 0}, 0);
+      ASSERT_FALSE(trace.instructions.empty()) << gv::program_label(program);
+      for (const auto& instruction : trace.instructions) {
+        const gv::OperandGrid grid = gv::operand_grid(instruction.operand, program, p, trace);
+        const auto touched = gv::touches(instruction, grid);
+        // A matrix cell is an element (2 or 4 bytes); a shared-memory cell is a 4-byte bank word.
+        const int unit = grid.banked ? 4 : instruction.element_bytes;
+        int active = 0;
+        for (int lane = 0; lane < 32; ++lane) active += instruction.access.lane_active(lane);
+        ASSERT_EQ(int(touched.size()), active * instruction.access.width / unit) << instruction.label;
+        for (const auto& t : touched) {
+          ASSERT_TRUE(instruction.access.lane_active(t.lane));
+          const long long element = (long long)t.row * grid.cols + t.col;
+          const long long first = instruction.access.address[size_t(t.lane)] / unit;
+          ASSERT_GE(element, first);
+          ASSERT_LT(element, first + instruction.access.width / unit);
+          ASSERT_LT(t.row, grid.rows) << instruction.label;
+        }
       }
     }
-  }
 }
 
 TEST(ViewerModel, BankPictureAgreesWithTheAccessModel) {

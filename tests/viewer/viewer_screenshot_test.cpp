@@ -108,6 +108,7 @@ struct Case {
   int iteration_index = 1;  // which of the warp's distinct iterations
   int instruction = -1;     // -1: the last one of that iteration
   int warp = 0;
+  gemm::Layout layout = gemm::Layout::nn;  // tensor-core steps
 };
 
 void check_case(const Case& c) {
@@ -121,6 +122,7 @@ void check_case(const Case& c) {
     std::sscanf(c.shape.c_str(), "%dx%dx%d", &problem.shape.m, &problem.shape.n, &problem.shape.k);
     problem.beta = c.beta;
   }
+  problem.layout = c.layout;
   problem = gv::with_defaults(*program, problem);
   // The warp's instructions and the one to show, chosen here from the trace.
   std::vector<gemm::TraceInstruction> trace;
@@ -139,7 +141,8 @@ void check_case(const Case& c) {
                      std::to_string(c.warp) + " --iteration " + std::to_string(iteration) + " --instruction " +
                      std::to_string(j);
   if (program->takes_shape) args += " --shape " + c.shape + " --beta " + std::to_string(c.beta);
-  const std::string name = c.step + (c.variant.empty() ? "" : "_" + c.variant);
+  if (program->tensor_core) args += std::string(" --layout ") + gemm::to_string(c.layout);
+  const std::string name = c.step + (c.variant.empty() ? "" : "_" + c.variant) + (program->tensor_core ? std::string("_") + gemm::to_string(c.layout) : "");
   const Shot shot = run_viewer(name, args);
   ASSERT_EQ(shot.exit_code, 0) << shot.output;
   ASSERT_TRUE(shot.image.pixels) << name;
@@ -240,7 +243,15 @@ TEST(ViewerScreenshots, EveryTracedProgramMatchesItsTrace) {
     Case c;
     c.step = program.step;
     c.variant = program.variant;
-    check_case(c);
+    if (program.tensor_core) {
+      c.shape = "72x56x40";  // K and the stored rows multiples of 8 (the program's shape rule)
+      for (gemm::Layout layout : {gemm::Layout::nn, gemm::Layout::tn}) {
+        c.layout = layout;
+        check_case(c);
+      }
+    } else {
+      check_case(c);
+    }
   }
 }
 
