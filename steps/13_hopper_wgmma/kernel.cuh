@@ -429,6 +429,9 @@ inline int resident_blocks(const Config& cfg) {
   const ClusterLaunch launch(launch_shape(GemmShape{sms * cfg.bm, cfg.bn, cfg.bk}, cfg, sms), cfg.cluster, nullptr);
   int clusters = 0;
   CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, function, &launch.config));
+  if (clusters < 1)
+    throw gemm::UsageError("this GPU cannot run these blocks in clusters of " + std::to_string(cfg.cluster) +
+                           ": use --param CLUSTER=1");
   return known[index] = clusters * cfg.cluster;
 }
 
