@@ -2,7 +2,10 @@
 // shared-memory buffers, STAGES - 1 tiles ahead of the compute. Needs sm_80 (cp.async).
 #pragma once
 
+#include <map>
+
 #include "cuda_check.cuh"
+#include "device_buffer.cuh"
 #include "dispatch.hpp"
 #include "epilogue.hpp"
 #include "mapping.hpp"
@@ -107,37 +110,30 @@ __device__ inline void load_fragments(const float* stage, const ThreadCoord& t, 
   }
 }
 
-// kWideBC: B and C have 16-byte aligned rows (vector_bc). A template parameter rather than a test in
-// the loop, so that the loop body is one straight run of code the compiler can schedule as a whole.
+// k-tiles [kt_begin, kt_end) of the tile in t.block, multiplied into acc through the pipeline.
 template <int kConfig, bool kWideBC>
-__global__ void __launch_bounds__(threads(kConfigs[kConfig]),
-                                   gemm::launch_min_blocks(threads(kConfigs[kConfig]), kConfigs[kConfig].min_blocks))
-    pipelined_sgemm(GemmShape shape, float alpha, const float* __restrict__ a, const float* __restrict__ b,
-                    float beta, float* __restrict__ c) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+__device__ __forceinline__ void multiply(const GemmShape& shape, const ThreadCoord& t, const float* __restrict__ a,
+                                         const float* __restrict__ b, int kt_begin, int kt_end, float* stages,
+                                         float (&acc)[kConfigs[kConfig].tm][kConfigs[kConfig].tn]) {
   constexpr Config cfg = kConfigs[kConfig];
-  extern __shared__ __align__(16) float stages[];  // STAGES x (a_tile_t[BK][BM + 4], b_tile[BK][BN])
-  const ThreadCoord t = gemm::this_thread();
-  constexpr bool wide_bc = kWideBC;
-  const int tiles = k_tiles(shape, cfg);
-  const CopyOrigin origin = copy_origin<kConfig>(shape, t, a, b, wide_bc);
-  float acc[cfg.tm][cfg.tn] = {};
+  const CopyOrigin origin = copy_origin<kConfig>(shape, t, a, b, kWideBC);
   float a_values[cfg.tm], b_values[cfg.tn];
 
   // Prologue: start the copies of the first STAGES - 1 k-tiles. Every slot commits a group, empty or
   // not, so that the number of groups still in flight says which tiles have landed.
 #pragma unroll
-  for (int kt = 0; kt < cfg.stages - 1; ++kt) {
-    if (kt < tiles) copy_k_tile<kConfig>(shape, origin, kt, stages + stage_of(kt, cfg) * stage_floats(cfg), wide_bc);
+  for (int ahead = 0; ahead < cfg.stages - 1; ++ahead) {
+    if (kt_begin + ahead < kt_end)
+      copy_k_tile<kConfig>(shape, origin, kt_begin + ahead, stages + ahead * stage_floats(cfg), kWideBC);
     cp_async_commit();
   }
-  cp_async_wait<cfg.stages - 2>();  // tile 0 has landed (this thread's copies) ...
+  cp_async_wait<cfg.stages - 2>();  // the first tile has landed (this thread's copies) ...
   __syncthreads();                  // ... everyone's
-  // The stages of tile kt and of tile kt + STAGES - 1 (= stage_of(kt) and stage_of(kt - 1)), kept as
-  // running indices instead of computing kt % STAGES in the loop.
+  // The stages of tile kt and of tile kt + STAGES - 1, kept as running indices instead of computing
+  // (kt - kt_begin) % STAGES in the loop.
   int read_stage = 0, refill_stage = cfg.stages - 1;
 
-  for (int kt = 0; kt < tiles; ++kt) {
+  for (int kt = kt_begin; kt < kt_end; ++kt) {
     const float* stage = stages + read_stage * stage_floats(cfg);
 #pragma unroll
     for (int dot = 0; dot < cfg.bk; ++dot) {
@@ -149,9 +145,9 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]),
         // flight). After it every warp is past tile kt - 1, so its stage takes tile kt + STAGES - 1.
         cp_async_wait<cfg.stages - 3>();
         __syncthreads();
-        // Past the last tile every copy is outside the matrix and stores zeros into a stage no one
-        // reads again: cheaper than a branch around the copies.
-        copy_k_tile<kConfig>(shape, origin, kt + cfg.stages - 1, stages + refill_stage * stage_floats(cfg), wide_bc);
+        // Past the end of the run the copies still go out (outside the matrix they read nothing and
+        // store zeros) into stages no one reads again: cheaper than a branch around them.
+        copy_k_tile<kConfig>(shape, origin, kt + cfg.stages - 1, stages + refill_stage * stage_floats(cfg), kWideBC);
         cp_async_commit();
       }
 #pragma unroll
@@ -162,11 +158,18 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]),
     refill_stage = read_stage;
     read_stage = read_stage + 1 == cfg.stages ? 0 : read_stage + 1;
   }
-  cp_async_wait<0>();  // no copy may still target shared memory when the block exits
+  cp_async_wait<0>();  // no copy may still target shared memory when the stages are reused or freed
+}
 
+// C = alpha * acc + beta * C for the tile in t.block.
+template <int kConfig, bool kWideBC>
+__device__ __forceinline__ void store_c(const GemmShape& shape, const ThreadCoord& t, float alpha,
+                                        const float (&acc)[kConfigs[kConfig].tm][kConfigs[kConfig].tn], float beta,
+                                        float* __restrict__ c) {
+  constexpr Config cfg = kConfigs[kConfig];
 #pragma unroll
   for (int i = 0; i < cfg.tm; ++i) {
-    if (wide_bc) {
+    if (kWideBC) {
 #pragma unroll
       for (int j = 0; j < cfg.tn; j += kChunk) {
         const CElement e = c_element(shape, t, cfg, i, j);
@@ -188,6 +191,78 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]),
         c[at] = gemm::epilogue(alpha, acc[i][j], beta, c + at);
       }
     }
+  }
+}
+
+// A piece of a split tile: this block's partial sums go to its workspace slot, and the block counts
+// itself in. The last of the tile's sharers to arrive then holds the tile's sum in acc (returns
+// true) and stores C; the others are done with the tile. Nobody waits for anybody, so the order in
+// which the blocks run cannot deadlock. The last one adds the slots up from zero, in block order,
+// its own included: the sum is the same to the bit whichever block happens to be last.
+// __stcg/__ldcg keep the partials in L2 (the L1 of another SM would not see them).
+template <int kConfig>
+__device__ __forceinline__ bool add_up_split_tile(const Schedule& schedule, const Piece& piece, int block,
+                                                  const ThreadCoord& t,
+                                                  float (&acc)[kConfigs[kConfig].tm][kConfigs[kConfig].tn],
+                                                  float* __restrict__ workspace, int* __restrict__ arrivals) {
+  constexpr Config cfg = kConfigs[kConfig];
+  __shared__ int arrived_before;
+  float* mine = workspace + (long long)slot_of(schedule, block, piece.tile) * slot_floats(cfg);
+#pragma unroll
+  for (int i = 0; i < cfg.tm; ++i)
+#pragma unroll
+    for (int j = 0; j < cfg.tn; j += kChunk)
+      __stcg(reinterpret_cast<float4*>(mine + partial_index(t, cfg, i, j)),
+             float4{acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]});
+  __threadfence();  // this thread's partials are visible GPU-wide before the block counts itself in
+  __syncthreads();
+  if (thread_id(t) == 0) arrived_before = atomicAdd(&arrivals[piece.tile], 1);
+  __syncthreads();
+  if (arrived_before != sharers(piece) - 1) return false;
+  if (thread_id(t) == 0) arrivals[piece.tile] = 0;  // ready for the next launch
+  __threadfence();  // the other sharers' partials, counted in before us, are read after the count
+#pragma unroll
+  for (int i = 0; i < cfg.tm; ++i)
+#pragma unroll
+    for (int j = 0; j < cfg.tn; ++j) acc[i][j] = 0.0f;
+  for (int sharer = piece.first_sharer; sharer <= piece.last_sharer; ++sharer) {
+    const float* theirs = workspace + (long long)slot_of(schedule, sharer, piece.tile) * slot_floats(cfg);
+#pragma unroll
+    for (int i = 0; i < cfg.tm; ++i)
+#pragma unroll
+      for (int j = 0; j < cfg.tn; j += kChunk) {
+        const float4 v = __ldcg(reinterpret_cast<const float4*>(theirs + partial_index(t, cfg, i, j)));
+        acc[i][j] += v.x, acc[i][j + 1] += v.y, acc[i][j + 2] += v.z, acc[i][j + 3] += v.w;
+      }
+  }
+  return true;
+}
+
+// kWideBC: B and C have 16-byte aligned rows (vector_bc). A template parameter rather than a test in
+// the loop, so that the loop body is one straight run of code the compiler can schedule as a whole.
+// sms: the GPU's multiprocessors, which the schedule is cut for (mapping.hpp, schedule_of);
+// workspace and arrivals: the split tiles' partial sums and counters (zeros at launch).
+template <int kConfig, bool kWideBC>
+__global__ void __launch_bounds__(threads(kConfigs[kConfig]),
+                                   gemm::launch_min_blocks(threads(kConfigs[kConfig]), kConfigs[kConfig].min_blocks))
+    pipelined_sgemm(GemmShape shape, float alpha, const float* __restrict__ a, const float* __restrict__ b,
+                    float beta, float* __restrict__ c, int sms, float* __restrict__ workspace,
+                    int* __restrict__ arrivals) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  constexpr Config cfg = kConfigs[kConfig];
+  extern __shared__ __align__(16) float stages[];  // STAGES x (a_tile_t[BK][BM + 4], b_tile[BK][BN])
+  const Schedule schedule = schedule_of(shape, cfg, sms);
+  const int block = int(blockIdx.x);
+  ThreadCoord t = gemm::this_thread();
+  for (int index = 0; index < kMaxPieces; ++index) {
+    const Piece piece = piece_of(schedule, block, index);
+    if (!piece.valid) break;
+    if (index > 0) __syncthreads();  // every warp is done reading the stages before they are refilled
+    t.block = tile_at(shape, cfg, piece.tile);
+    float acc[cfg.tm][cfg.tn] = {};
+    multiply<kConfig, kWideBC>(shape, t, a, b, piece.kt_begin, piece.kt_end, stages, acc);
+    if (sharers(piece) == 1 || add_up_split_tile<kConfig>(schedule, piece, block, t, acc, workspace, arrivals))
+      store_c<kConfig, kWideBC>(shape, t, alpha, acc, beta, c);
   }
 #endif  // sm_80+: the harness refuses older GPUs before launching (min_cc)
 }
@@ -216,18 +291,58 @@ inline const void* kernel_for(const gemm::Params& params, bool wide_bc) {
 // For the resource report: the kernel of the aligned case (N % 4 == 0).
 inline const void* kernel_for(const gemm::Params& params) { return kernel_for(params, true); }
 
+// The GPU's multiprocessors, read once per device.
+inline int sm_count() {
+  int device = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  static std::map<int, int> sms;
+  auto found = sms.find(device);
+  if (found != sms.end()) return found->second;
+  int count = 0;
+  CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
+  return sms[device] = count;
+}
+
+// The split tiles' workspace, per device, grown to the largest schedule seen and kept for the
+// program's life. The arrival counters start at zero and every launch leaves them at zero (the last
+// sharer of a tile resets its counter), so launches in one stream can reuse them; two launches in
+// flight at once on different streams would not share them safely, and this program makes none.
+struct SplitWorkspace {
+  gemm::DeviceBuffer<float> partials;
+  gemm::DeviceBuffer<int> arrivals;
+};
+inline SplitWorkspace& split_workspace(const Schedule& schedule, const Config& cfg) {
+  int device = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  static std::map<int, SplitWorkspace> workspaces;
+  SplitWorkspace& w = workspaces[device];
+  const size_t floats = size_t(workspace_slots(schedule)) * size_t(slot_floats(cfg));
+  if (w.partials.size() < floats) w.partials = gemm::DeviceBuffer<float>(floats);
+  if (w.arrivals.size() < size_t(schedule.split_tiles)) {
+    w.arrivals = gemm::DeviceBuffer<int>(size_t(schedule.split_tiles));
+    CUDA_CHECK(cudaMemset(w.arrivals.data(), 0, w.arrivals.bytes()));
+  }
+  return w;
+}
+
 inline void launch(const gemm::Fp32Problem& p, const gemm::Params& params, cudaStream_t stream) {
   const Config cfg = config_from(params);
-  const LaunchShape shape = launch_shape(p.shape, cfg);
+  const int sms = sm_count();
+  const LaunchShape shape = launch_shape(p.shape, cfg, sms);
   const bool wide_bc = vector_bc(p.shape);
   kernel_for(params, wide_bc);
+  SplitWorkspace& workspace = split_workspace(schedule_of(p.shape, cfg, sms), cfg);
+  float* partials = workspace.partials.data();
+  int* arrivals = workspace.arrivals.data();
   gemm::dispatch_index<kConfigCount>(config_index(cfg), [&](auto index) {
     const dim3 grid = gemm::to_dim3(shape.grid), block = gemm::to_dim3(shape.block);
     const size_t shared = size_t(shape.shared_bytes);
     if (wide_bc)
-      pipelined_sgemm<decltype(index)::value, true><<<grid, block, shared, stream>>>(p.shape, p.alpha, p.a, p.b, p.beta, p.c);
+      pipelined_sgemm<decltype(index)::value, true>
+          <<<grid, block, shared, stream>>>(p.shape, p.alpha, p.a, p.b, p.beta, p.c, sms, partials, arrivals);
     else
-      pipelined_sgemm<decltype(index)::value, false><<<grid, block, shared, stream>>>(p.shape, p.alpha, p.a, p.b, p.beta, p.c);
+      pipelined_sgemm<decltype(index)::value, false>
+          <<<grid, block, shared, stream>>>(p.shape, p.alpha, p.a, p.b, p.beta, p.c, sms, partials, arrivals);
   });
   CUDA_CHECK_LAUNCH("pipelined_sgemm<<<...>>>");
 }

@@ -105,20 +105,28 @@ inline Config config_from(const std::map<std::string, int>& params) {
           params.at("TM"), params.at("TN"), params.at("STAGES"), params.at("MINB")};
 }
 
-GEMM_HD LaunchShape launch_shape(const GemmShape& shape, const Config& c) {
-  LaunchShape launch;
-  launch.grid = {ceil_div(shape.m, c.bm), ceil_div(shape.n, c.bn), 1};
-  launch.block = {threads(c), 1, 1};
-  launch.shared_bytes = shared_bytes(c);
-  return launch;
+// The tiles of C, cut BM x BN, numbered down the columns of tiles (tile % tiles_m is the tile row):
+// blocks that run at the same time share their tile of B and walk down A, as a 2D grid with the
+// tile row in blockIdx.x would.
+GEMM_HD gemm::Dim3 tile_grid(const GemmShape& shape, const Config& c) {
+  return {ceil_div(shape.m, c.bm), ceil_div(shape.n, c.bn), 1};
+}
+GEMM_HD int tile_count(const GemmShape& shape, const Config& c) {
+  const gemm::Dim3 g = tile_grid(shape, c);
+  return g.x * g.y;
+}
+// The tile's coordinates in the tile grid, in the .x/.y of a block coordinate: the index functions
+// below (c_element, a_source, ...) read a thread's tile from ThreadCoord::block.
+GEMM_HD gemm::Dim3 tile_at(const GemmShape& shape, const Config& c, int tile) {
+  const int tiles_m = tile_grid(shape, c).x;
+  return {tile % tiles_m, tile / tiles_m, 0};
 }
 
 // Waves of blocks a launch takes on `sms` multiprocessors: these kernels fit MINB blocks per SM (one
 // for the default and its transpose, which need about 240 registers per thread).
+GEMM_HD int blocks_per_sm(const Config& c) { return c.min_blocks > 0 ? c.min_blocks : 1; }
 GEMM_HD int waves(const GemmShape& shape, const Config& c, int sms) {
-  const LaunchShape launch = launch_shape(shape, c);
-  const int blocks_per_sm = c.min_blocks > 0 ? c.min_blocks : 1;
-  return ceil_div(launch.grid.x * launch.grid.y, sms * blocks_per_sm);
+  return ceil_div(tile_count(shape, c), sms * blocks_per_sm(c));
 }
 
 // The block tile by shape, when the command line sets no tunables. Every SM works through about
@@ -142,6 +150,115 @@ GEMM_HD bool vector_bc(const GemmShape& shape) { return shape.n % kChunk == 0; }
 GEMM_HD int k_tiles(const GemmShape& shape, const Config& c) { return ceil_div(shape.k, c.bk); }
 GEMM_HD int stage_of(int kt, const Config& c) { return kt % c.stages; }
 GEMM_HD int thread_id(const ThreadCoord& t) { return t.thread.x; }
+
+// ---- The schedule: which block computes which part of C --------------------------------------
+//
+// One tile per block leaves the last wave partly empty: 4096 x 4096 is 512 tiles, 3 full waves of
+// 132 and a fourth of 116 while 16 SMs idle, so the whole run takes 4 tile-times for 3.88 tiles of
+// work per SM. Here the tiles of that last, partial wave ("split tiles") are cut along k instead and
+// shared out evenly over up to a wave of blocks ("split blocks"), which the grid starts first; the
+// whole tiles follow, one per block, and fill the remaining waves exactly.
+//
+// The split tiles' k-tiles are numbered as one run of units, tile after tile (unit u is k-tile
+// u % KT of split tile u / KT), and split block b takes units [first_unit(b), first_unit(b + 1)).
+// A block's run is at most KT units long (there are at least as many split blocks as split tiles),
+// so it touches at most 2 tiles: its pieces. A tile shared by several blocks is summed by the last
+// of them to finish (add_up_split_tile in kernel.cuh); kMaxShare caps the sharers per tile, on
+// average, so that the summing stays a small part of the tile's time.
+constexpr int kMaxShare = 4;
+constexpr int kMaxPieces = 2;  // pieces (tiles touched) per split block
+
+struct Schedule {
+  int tiles = 0;         // all tiles of C
+  int k_tiles = 0;       // KT, k-tiles per tile
+  int split_tiles = 0;   // tiles 0 .. split_tiles - 1 are cut along k
+  int split_blocks = 0;  // blocks 0 .. split_blocks - 1 share them out
+};
+
+// `sms` = 0 (not known) schedules one whole tile per block.
+GEMM_HD Schedule schedule_of(const GemmShape& shape, const Config& c, int sms) {
+  Schedule s;
+  s.tiles = tile_count(shape, c);
+  s.k_tiles = k_tiles(shape, c);
+  if (sms <= 0) return s;
+  const int slots = sms * blocks_per_sm(c);  // blocks resident at once: one wave
+  s.split_tiles = s.tiles % slots;
+  if (s.split_tiles == 0) return s;
+  const long long units = (long long)s.split_tiles * s.k_tiles;
+  const long long most = units < (long long)kMaxShare * s.split_tiles ? units : (long long)kMaxShare * s.split_tiles;
+  s.split_blocks = int(most < slots ? most : slots);
+  return s;
+}
+GEMM_HD int block_count(const Schedule& s) { return s.split_blocks + (s.tiles - s.split_tiles); }
+
+GEMM_HD long long split_units(const Schedule& s) { return (long long)s.split_tiles * s.k_tiles; }
+// The first unit of split block b (b = split_blocks: one past the last unit).
+GEMM_HD long long first_unit(const Schedule& s, int block) {
+  return (long long)block * split_units(s) / s.split_blocks;
+}
+// The split block whose run holds unit u: the largest b with first_unit(b) <= u.
+GEMM_HD int split_block_of(const Schedule& s, long long unit) {
+  int b = int(unit * s.split_blocks / split_units(s));  // first_unit's inverse, rounded; then exact
+  while (b + 1 < s.split_blocks && first_unit(s, b + 1) <= unit) ++b;
+  while (b > 0 && first_unit(s, b) > unit) --b;
+  return b;
+}
+
+// One block's part of one tile: k-tiles [kt_begin, kt_end), shared with blocks first_sharer ..
+// last_sharer (all the same block for a whole tile).
+struct Piece {
+  int tile = 0;
+  int kt_begin = 0, kt_end = 0;
+  int first_sharer = 0, last_sharer = 0;
+  bool valid = false;
+};
+GEMM_HD int sharers(const Piece& p) { return p.last_sharer - p.first_sharer + 1; }
+
+// Piece `index` (0 .. kMaxPieces - 1) of block `block`.
+GEMM_HD Piece piece_of(const Schedule& s, int block, int index) {
+  Piece p;
+  if (block >= s.split_blocks) {  // a whole tile, after the split ones
+    p.tile = s.split_tiles + (block - s.split_blocks);
+    p.kt_end = s.k_tiles;
+    p.first_sharer = p.last_sharer = block;
+    p.valid = index == 0;
+    return p;
+  }
+  const long long begin = first_unit(s, block), end = first_unit(s, block + 1);
+  if (begin == end) return p;
+  p.tile = int(begin / s.k_tiles) + index;
+  const long long tile_begin = (long long)p.tile * s.k_tiles, tile_end = tile_begin + s.k_tiles;
+  const long long from = begin > tile_begin ? begin : tile_begin, to = end < tile_end ? end : tile_end;
+  if (p.tile >= s.split_tiles || from >= to) return p;
+  p.kt_begin = int(from - tile_begin);
+  p.kt_end = int(to - tile_begin);
+  p.first_sharer = split_block_of(s, tile_begin);
+  p.last_sharer = split_block_of(s, tile_end - 1);
+  p.valid = true;
+  return p;
+}
+
+// The workspace of the split tiles' partial sums: a slot of BM x BN floats for each piece of each
+// split block (kMaxPieces per block), and a counter of arrivals for each split tile.
+GEMM_HD int slot_floats(const Config& c) { return c.bm * c.bn; }
+GEMM_HD int workspace_slots(const Schedule& s) { return s.split_blocks * kMaxPieces; }
+GEMM_HD int slot_of(const Schedule& s, int block, int tile) {
+  return block * kMaxPieces + (tile - int(first_unit(s, block) / s.k_tiles));
+}
+// Where a thread keeps results i, j..j+3 in a slot: 16-byte groups, thread after thread, so that a
+// warp's store or load of one group covers 512 consecutive bytes.
+GEMM_HD int partial_index(const ThreadCoord& t, const Config& c, int i, int j) {
+  return ((i * (c.tn / kChunk) + j / kChunk) * threads(c) + thread_id(t)) * kChunk + j % kChunk;
+}
+
+// The launch: a 1D grid, the split blocks first.
+GEMM_HD LaunchShape launch_shape(const GemmShape& shape, const Config& c, int sms = 0) {
+  LaunchShape launch;
+  launch.grid = {block_count(schedule_of(shape, c, sms)), 1, 1};
+  launch.block = {threads(c), 1, 1};
+  launch.shared_bytes = shared_bytes(c);
+  return launch;
+}
 
 // Step 09's hierarchy: block tile -> warp tile -> lane tile.
 GEMM_HD int warp_id(const ThreadCoord& t) { return thread_id(t) / kWarpSize; }

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "../../steps/10_double_buffering/mapping.hpp"
 #include "tiled_emulator.hpp"
@@ -11,7 +12,13 @@
 namespace {
 struct Step10 {
   step10::Config cfg;
-  gemm::LaunchShape launch(const gemm::GemmShape& s) const { return step10::launch_shape(s, cfg); }
+  // One block per tile, in the tile grid (the emulation checks the per-tile mapping; the schedule
+  // that shares tiles out over blocks has its own tests below).
+  gemm::LaunchShape launch(const gemm::GemmShape& s) const {
+    gemm::LaunchShape l = step10::launch_shape(s, cfg);
+    l.grid = step10::tile_grid(s, cfg);
+    return l;
+  }
   int threads() const { return step10::threads(cfg); }
   int a_words() const { return cfg.stages * step10::stage_floats(cfg); }  // both tiles live in one buffer
   int b_words() const { return 1; }
@@ -159,5 +166,88 @@ TEST(Mapping10, CopiesAreFixedStepsFromTheFirst) {
                     step10::b_element_store_index(t, c, 0) + copy * step10::threads(c));
         }
       }
+  }
+}
+
+TEST(Mapping10, ScheduleCoversEveryKTileOfEveryTileOnce) {
+  // Every k-tile of every tile is multiplied by exactly one block; every tile's sharers are the blocks
+  // whose pieces touch it; a split block touches at most kMaxPieces tiles, and its workspace slots
+  // are its own; the split blocks are at most a wave and share a tile kMaxShare ways on average.
+  for (const step10::Config& c : step10::kConfigs)
+    for (const gemm::GemmShape& shape : {gemm::GemmShape{4096, 4096, 4096}, gemm::GemmShape{8192, 8192, 8192},
+                                         gemm::GemmShape{4095, 4097, 4093}, gemm::GemmShape{2048, 2048, 2048},
+                                         gemm::GemmShape{1024, 1024, 1024}, gemm::GemmShape{130, 260, 33},
+                                         gemm::GemmShape{520, 1000, 100}, gemm::GemmShape{1, 1, 1},
+                                         gemm::GemmShape{300, 700, 9}})
+      for (int sms : {0, 1, 7, 132}) {
+        const step10::Schedule s = step10::schedule_of(shape, c, sms);
+        const int slots = sms * step10::blocks_per_sm(c);
+        ASSERT_EQ(s.tiles, step10::tile_count(shape, c));
+        ASSERT_LE(s.split_blocks, slots > 0 ? slots : 0);
+        ASSERT_LE(s.split_blocks, step10::kMaxShare * s.split_tiles);
+        ASSERT_GE(s.split_blocks, s.split_tiles);
+        if (sms > 0) {
+          ASSERT_EQ((s.tiles - s.split_tiles) % slots, 0) << "the whole tiles fill whole waves";
+        }
+        std::vector<int> covered(size_t(s.tiles) * size_t(s.k_tiles), 0);
+        std::vector<std::vector<int>> touching(size_t(s.tiles));
+        std::vector<int> slot_users(size_t(step10::workspace_slots(s)), 0);
+        const int blocks = step10::launch_shape(shape, c, sms).grid.x;
+        ASSERT_EQ(blocks, step10::block_count(s));
+        for (int block = 0; block < blocks; ++block) {
+          int pieces = 0;
+          for (int index = 0; index < step10::kMaxPieces; ++index) {
+            const step10::Piece p = step10::piece_of(s, block, index);
+            if (!p.valid) continue;
+            ++pieces;
+            ASSERT_GE(p.tile, 0);
+            ASSERT_LT(p.tile, s.tiles);
+            ASSERT_LT(p.kt_begin, p.kt_end);
+            ASSERT_LE(p.kt_end, s.k_tiles);
+            for (int kt = p.kt_begin; kt < p.kt_end; ++kt) ++covered[size_t(p.tile) * size_t(s.k_tiles) + size_t(kt)];
+            touching[size_t(p.tile)].push_back(block);
+            ASSERT_GE(block, p.first_sharer);
+            ASSERT_LE(block, p.last_sharer);
+            if (step10::sharers(p) > 1) {
+              ASSERT_LT(block, s.split_blocks);
+              ++slot_users[size_t(step10::slot_of(s, block, p.tile))];
+            }
+          }
+          ASSERT_GE(pieces, 1) << "block " << block << " has no work";
+          if (block >= s.split_blocks) {
+            ASSERT_EQ(pieces, 1);
+          }
+        }
+        for (int unit : covered) ASSERT_EQ(unit, 1);
+        for (int tile = 0; tile < s.tiles; ++tile) {
+          const std::vector<int>& blocks_of_tile = touching[size_t(tile)];
+          ASSERT_FALSE(blocks_of_tile.empty());
+          for (size_t i = 0; i < blocks_of_tile.size(); ++i) ASSERT_EQ(blocks_of_tile[i], blocks_of_tile.front() + int(i));
+          for (int index = 0; index < step10::kMaxPieces; ++index) {
+            const step10::Piece p = step10::piece_of(s, blocks_of_tile.front(), index);
+            if (p.valid && p.tile == tile) {
+              ASSERT_EQ(p.first_sharer, blocks_of_tile.front());
+              ASSERT_EQ(p.last_sharer, blocks_of_tile.back());
+            }
+          }
+        }
+        for (int users : slot_users) ASSERT_LE(users, 1);
+      }
+  // The H100's case: 512 tiles of 128 x 256, the last 116 shared out over a full wave of 132 blocks.
+  const step10::Schedule h100 = step10::schedule_of({4096, 4096, 4096}, step10::kConfigs[0], 132);
+  EXPECT_EQ(h100.split_tiles, 116);
+  EXPECT_EQ(h100.split_blocks, 132);
+  EXPECT_EQ(step10::block_count(h100), 132 + 3 * 132);
+}
+
+TEST(Mapping10, PartialSlotIsABijection) {
+  // Each thread's results land on distinct floats of a slot, and together they fill it.
+  for (const step10::Config& c : step10::kConfigs) {
+    std::vector<int> hits(size_t(step10::slot_floats(c)), 0);
+    gemm::ThreadCoord t;
+    for (t.thread.x = 0; t.thread.x < step10::threads(c); ++t.thread.x)
+      for (int i = 0; i < c.tm; ++i)
+        for (int j = 0; j < c.tn; ++j) ++hits[size_t(step10::partial_index(t, c, i, j))];
+    for (int h : hits) ASSERT_EQ(h, 1);
   }
 }
