@@ -240,17 +240,35 @@ __device__ __forceinline__ bool add_up_split_tile(const Schedule& schedule, cons
 
 // kWideBC: B and C have 16-byte aligned rows (vector_bc). A template parameter rather than a test in
 // the loop, so that the loop body is one straight run of code the compiler can schedule as a whole.
-// sms: the GPU's multiprocessors, which the schedule is cut for (mapping.hpp, schedule_of);
-// workspace and arrivals: the split tiles' partial sums and counters (zeros at launch).
+// One whole tile per block: tile first_tile + blockIdx.x (the tiles before first_tile are split).
 template <int kConfig, bool kWideBC>
 __global__ void __launch_bounds__(threads(kConfigs[kConfig]),
                                    gemm::launch_min_blocks(threads(kConfigs[kConfig]), kConfigs[kConfig].min_blocks))
     pipelined_sgemm(GemmShape shape, float alpha, const float* __restrict__ a, const float* __restrict__ b,
-                    float beta, float* __restrict__ c, int sms, float* __restrict__ workspace,
-                    int* __restrict__ arrivals) {
+                    float beta, float* __restrict__ c, int first_tile) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   constexpr Config cfg = kConfigs[kConfig];
   extern __shared__ __align__(16) float stages[];  // STAGES x (a_tile_t[BK][BM + 4], b_tile[BK][BN])
+  ThreadCoord t = gemm::this_thread();
+  t.block = tile_at(shape, cfg, first_tile + int(blockIdx.x));
+  float acc[cfg.tm][cfg.tn] = {};
+  multiply<kConfig, kWideBC>(shape, t, a, b, 0, k_tiles(shape, cfg), stages, acc);
+  store_c<kConfig, kWideBC>(shape, t, alpha, acc, beta, c);
+#endif  // sm_80+: the harness refuses older GPUs before launching (min_cc)
+}
+
+// The split blocks: each multiplies its run of the split tiles' k-tiles, one piece per tile touched.
+// sms: the GPU's multiprocessors, which the schedule is cut for (mapping.hpp, schedule_of);
+// workspace and arrivals: the partial sums and the counters (zeros at launch, zeros after it).
+template <int kConfig, bool kWideBC>
+__global__ void __launch_bounds__(threads(kConfigs[kConfig]),
+                                   gemm::launch_min_blocks(threads(kConfigs[kConfig]), kConfigs[kConfig].min_blocks))
+    split_sgemm(GemmShape shape, float alpha, const float* __restrict__ a, const float* __restrict__ b,
+                float beta, float* __restrict__ c, int sms, float* __restrict__ workspace,
+                int* __restrict__ arrivals) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  constexpr Config cfg = kConfigs[kConfig];
+  extern __shared__ __align__(16) float stages[];
   const Schedule schedule = schedule_of(shape, cfg, sms);
   const int block = int(blockIdx.x);
   ThreadCoord t = gemm::this_thread();
@@ -264,7 +282,7 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]),
     if (sharers(piece) == 1 || add_up_split_tile<kConfig>(schedule, piece, block, t, acc, workspace, arrivals))
       store_c<kConfig, kWideBC>(shape, t, alpha, acc, beta, c);
   }
-#endif  // sm_80+: the harness refuses older GPUs before launching (min_cc)
+#endif
 }
 
 inline int config_index(const Config& c) { return gemm::index_of(kConfigs, c); }
@@ -272,18 +290,23 @@ inline int config_index(const Config& c) { return gemm::index_of(kConfigs, c); }
 // The kernel for these params and this B/C alignment, allowed the dynamic shared memory its stages
 // need (above 48 KB a kernel must opt in). The attribute is set once per kernel, not in front of
 // every timed launch.
-inline const void* kernel_for(const gemm::Params& params, bool wide_bc) {
+inline const void* kernel_for(const gemm::Params& params, bool wide_bc, bool split = false) {
   const Config cfg = config_from(params);
   const int index = config_index(cfg);
   const void* function = nullptr;
   gemm::dispatch_index<kConfigCount>(index, [&](auto i) {
-    function = wide_bc ? reinterpret_cast<const void*>(pipelined_sgemm<decltype(i)::value, true>)
-                       : reinterpret_cast<const void*>(pipelined_sgemm<decltype(i)::value, false>);
+    constexpr int k = decltype(i)::value;
+    if (split)
+      function = wide_bc ? reinterpret_cast<const void*>(split_sgemm<k, true>)
+                         : reinterpret_cast<const void*>(split_sgemm<k, false>);
+    else
+      function = wide_bc ? reinterpret_cast<const void*>(pipelined_sgemm<k, true>)
+                         : reinterpret_cast<const void*>(pipelined_sgemm<k, false>);
   });
-  static bool opted_in[2][kConfigCount] = {};
-  if (!opted_in[wide_bc][index]) {
+  static bool opted_in[2][2][kConfigCount] = {};
+  if (!opted_in[split][wide_bc][index]) {
     CUDA_CHECK(cudaFuncSetAttribute(function, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes(cfg)));
-    opted_in[wide_bc][index] = true;
+    opted_in[split][wide_bc][index] = true;
   }
   return function;
 }
@@ -325,24 +348,38 @@ inline SplitWorkspace& split_workspace(const Schedule& schedule, const Config& c
   return w;
 }
 
+// Two launches in one stream: the split tiles (when the schedule splits any), then the whole ones.
 inline void launch(const gemm::Fp32Problem& p, const gemm::Params& params, cudaStream_t stream) {
   const Config cfg = config_from(params);
   const int sms = sm_count();
-  const LaunchShape shape = launch_shape(p.shape, cfg, sms);
+  const Schedule schedule = schedule_of(p.shape, cfg, sms);
   const bool wide_bc = vector_bc(p.shape);
+  const dim3 block = gemm::to_dim3(launch_shape(p.shape, cfg, sms).block);
+  const size_t shared = size_t(shared_bytes(cfg));
+  if (schedule.split_blocks > 0) {
+    kernel_for(params, wide_bc, true);
+    SplitWorkspace& workspace = split_workspace(schedule, cfg);
+    float* partials = workspace.partials.data();
+    int* arrivals = workspace.arrivals.data();
+    const dim3 grid = gemm::to_dim3(split_launch_shape(p.shape, cfg, sms).grid);
+    gemm::dispatch_index<kConfigCount>(config_index(cfg), [&](auto index) {
+      constexpr int k = decltype(index)::value;
+      if (wide_bc)
+        split_sgemm<k, true><<<grid, block, shared, stream>>>(p.shape, p.alpha, p.a, p.b, p.beta, p.c, sms, partials, arrivals);
+      else
+        split_sgemm<k, false><<<grid, block, shared, stream>>>(p.shape, p.alpha, p.a, p.b, p.beta, p.c, sms, partials, arrivals);
+    });
+    CUDA_CHECK_LAUNCH("split_sgemm<<<...>>>");
+  }
+  if (whole_blocks(schedule) == 0) return;
   kernel_for(params, wide_bc);
-  SplitWorkspace& workspace = split_workspace(schedule_of(p.shape, cfg, sms), cfg);
-  float* partials = workspace.partials.data();
-  int* arrivals = workspace.arrivals.data();
+  const dim3 grid = gemm::to_dim3(launch_shape(p.shape, cfg, sms).grid);
   gemm::dispatch_index<kConfigCount>(config_index(cfg), [&](auto index) {
-    const dim3 grid = gemm::to_dim3(shape.grid), block = gemm::to_dim3(shape.block);
-    const size_t shared = size_t(shape.shared_bytes);
+    constexpr int k = decltype(index)::value;
     if (wide_bc)
-      pipelined_sgemm<decltype(index)::value, true>
-          <<<grid, block, shared, stream>>>(p.shape, p.alpha, p.a, p.b, p.beta, p.c, sms, partials, arrivals);
+      pipelined_sgemm<k, true><<<grid, block, shared, stream>>>(p.shape, p.alpha, p.a, p.b, p.beta, p.c, schedule.split_tiles);
     else
-      pipelined_sgemm<decltype(index)::value, false>
-          <<<grid, block, shared, stream>>>(p.shape, p.alpha, p.a, p.b, p.beta, p.c, sms, partials, arrivals);
+      pipelined_sgemm<k, false><<<grid, block, shared, stream>>>(p.shape, p.alpha, p.a, p.b, p.beta, p.c, schedule.split_tiles);
   });
   CUDA_CHECK_LAUNCH("pipelined_sgemm<<<...>>>");
 }

@@ -165,7 +165,16 @@ GEMM_HD int thread_id(const ThreadCoord& t) { return t.thread.x; }
 // so it touches at most 2 tiles: its pieces. A tile shared by several blocks is summed by the last
 // of them to finish (add_up_split_tile in kernel.cuh); kMaxShare caps the sharers per tile, on
 // average, so that the summing stays a small part of the tile's time.
+//
+// The split tiles and the whole ones are two launches (kernel.cuh): the split blocks first, then the
+// whole tiles. One kernel doing both measured slower on the whole tiles too: the split path's state
+// (schedule, pieces, workspace) stayed live through the main loop and took the registers it needs.
+//
+// Splitting pays only when a split block's run is clearly shorter than a tile: with 128 tiles on 132
+// SMs (2048^3) every block would still run 97% of a tile and then pay for the summing. The split is
+// made when a run is at most kSplitWorthPercent of a tile.
 constexpr int kMaxShare = 4;
+constexpr int kSplitWorthPercent = 90;
 constexpr int kMaxPieces = 2;  // pieces (tiles touched) per split block
 
 struct Schedule {
@@ -187,9 +196,12 @@ GEMM_HD Schedule schedule_of(const GemmShape& shape, const Config& c, int sms) {
   const long long units = (long long)s.split_tiles * s.k_tiles;
   const long long most = units < (long long)kMaxShare * s.split_tiles ? units : (long long)kMaxShare * s.split_tiles;
   s.split_blocks = int(most < slots ? most : slots);
+  if (units * 100 > (long long)kSplitWorthPercent * s.k_tiles * s.split_blocks) s.split_tiles = s.split_blocks = 0;
   return s;
 }
+// Blocks are numbered split blocks first, then one per whole tile: the order of the two launches.
 GEMM_HD int block_count(const Schedule& s) { return s.split_blocks + (s.tiles - s.split_tiles); }
+GEMM_HD int whole_blocks(const Schedule& s) { return s.tiles - s.split_tiles; }
 
 GEMM_HD long long split_units(const Schedule& s) { return (long long)s.split_tiles * s.k_tiles; }
 // The first unit of split block b (b = split_blocks: one past the last unit).
@@ -251,13 +263,19 @@ GEMM_HD int partial_index(const ThreadCoord& t, const Config& c, int i, int j) {
   return ((i * (c.tn / kChunk) + j / kChunk) * threads(c) + thread_id(t)) * kChunk + j % kChunk;
 }
 
-// The launch: a 1D grid, the split blocks first.
-GEMM_HD LaunchShape launch_shape(const GemmShape& shape, const Config& c, int sms = 0) {
+// The launches: the split blocks' (empty when nothing is split), then the whole tiles', 1D grids.
+GEMM_HD LaunchShape launch_of(const Config& c, int blocks) {
   LaunchShape launch;
-  launch.grid = {block_count(schedule_of(shape, c, sms)), 1, 1};
+  launch.grid = {blocks, 1, 1};
   launch.block = {threads(c), 1, 1};
   launch.shared_bytes = shared_bytes(c);
   return launch;
+}
+GEMM_HD LaunchShape split_launch_shape(const GemmShape& shape, const Config& c, int sms) {
+  return launch_of(c, schedule_of(shape, c, sms).split_blocks);
+}
+GEMM_HD LaunchShape launch_shape(const GemmShape& shape, const Config& c, int sms = 0) {
+  return launch_of(c, whole_blocks(schedule_of(shape, c, sms)));
 }
 
 // Step 09's hierarchy: block tile -> warp tile -> lane tile.

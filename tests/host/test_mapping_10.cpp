@@ -186,14 +186,19 @@ TEST(Mapping10, ScheduleCoversEveryKTileOfEveryTileOnce) {
         ASSERT_LE(s.split_blocks, slots > 0 ? slots : 0);
         ASSERT_LE(s.split_blocks, step10::kMaxShare * s.split_tiles);
         ASSERT_GE(s.split_blocks, s.split_tiles);
-        if (sms > 0) {
+        if (s.split_tiles > 0) {
+          ASSERT_LE(step10::first_unit(s, 1) * 100, (long long)step10::kSplitWorthPercent * s.k_tiles)
+              << "a split block's run is clearly shorter than a tile";
+        }
+        if (sms > 0 && s.split_tiles > 0) {
           ASSERT_EQ((s.tiles - s.split_tiles) % slots, 0) << "the whole tiles fill whole waves";
         }
         std::vector<int> covered(size_t(s.tiles) * size_t(s.k_tiles), 0);
         std::vector<std::vector<int>> touching(size_t(s.tiles));
         std::vector<int> slot_users(size_t(step10::workspace_slots(s)), 0);
-        const int blocks = step10::launch_shape(shape, c, sms).grid.x;
-        ASSERT_EQ(blocks, step10::block_count(s));
+        const int blocks = step10::block_count(s);
+        ASSERT_EQ(step10::split_launch_shape(shape, c, sms).grid.x, s.split_blocks);
+        ASSERT_EQ(step10::launch_shape(shape, c, sms).grid.x + s.split_blocks, blocks);
         for (int block = 0; block < blocks; ++block) {
           int pieces = 0;
           for (int index = 0; index < step10::kMaxPieces; ++index) {
@@ -238,6 +243,10 @@ TEST(Mapping10, ScheduleCoversEveryKTileOfEveryTileOnce) {
   EXPECT_EQ(h100.split_tiles, 116);
   EXPECT_EQ(h100.split_blocks, 132);
   EXPECT_EQ(step10::block_count(h100), 132 + 3 * 132);
+  // 128 tiles on 132 SMs: a split block would still run 97% of a tile; nothing is split.
+  EXPECT_EQ(step10::schedule_of({2048, 2048, 2048}, step10::kConfigs[0], 132).split_tiles, 0);
+  // 32 tiles (1024^3): each shared by 4 blocks.
+  EXPECT_EQ(step10::schedule_of({1024, 1024, 1024}, step10::kConfigs[0], 132).split_blocks, 128);
 }
 
 TEST(Mapping10, PartialSlotIsABijection) {
