@@ -240,7 +240,8 @@ __device__ __forceinline__ bool add_up_split_tile(const Schedule& schedule, cons
 
 // kWideBC: B and C have 16-byte aligned rows (vector_bc). A template parameter rather than a test in
 // the loop, so that the loop body is one straight run of code the compiler can schedule as a whole.
-// One whole tile per block: tile first_tile + blockIdx.x (the tiles before first_tile are split).
+// One whole tile per block, on the tile grid (blockIdx.x, .y = the tile's row and column); the
+// blocks of the split tiles, numbered below first_tile, have nothing to do here and leave at once.
 template <int kConfig, bool kWideBC>
 __global__ void __launch_bounds__(threads(kConfigs[kConfig]),
                                    gemm::launch_min_blocks(threads(kConfigs[kConfig]), kConfigs[kConfig].min_blocks))
@@ -249,8 +250,8 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]),
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   constexpr Config cfg = kConfigs[kConfig];
   extern __shared__ __align__(16) float stages[];  // STAGES x (a_tile_t[BK][BM + 4], b_tile[BK][BN])
-  ThreadCoord t = gemm::this_thread();
-  t.block = tile_at(shape, cfg, first_tile + int(blockIdx.x));
+  if (int(blockIdx.y * gridDim.x + blockIdx.x) < first_tile) return;
+  const ThreadCoord t = gemm::this_thread();
   float acc[cfg.tm][cfg.tn] = {};
   multiply<kConfig, kWideBC>(shape, t, a, b, 0, k_tiles(shape, cfg), stages, acc);
   store_c<kConfig, kWideBC>(shape, t, alpha, acc, beta, c);
@@ -354,7 +355,7 @@ inline void launch(const gemm::Fp32Problem& p, const gemm::Params& params, cudaS
   const int sms = sm_count();
   const Schedule schedule = schedule_of(p.shape, cfg, sms);
   const bool wide_bc = vector_bc(p.shape);
-  const dim3 block = gemm::to_dim3(launch_shape(p.shape, cfg, sms).block);
+  const dim3 block = gemm::to_dim3(launch_shape(p.shape, cfg).block);
   const size_t shared = size_t(shared_bytes(cfg));
   if (schedule.split_blocks > 0) {
     kernel_for(params, wide_bc, true);
@@ -373,7 +374,7 @@ inline void launch(const gemm::Fp32Problem& p, const gemm::Params& params, cudaS
   }
   if (whole_blocks(schedule) == 0) return;
   kernel_for(params, wide_bc);
-  const dim3 grid = gemm::to_dim3(launch_shape(p.shape, cfg, sms).grid);
+  const dim3 grid = gemm::to_dim3(launch_shape(p.shape, cfg).grid);
   gemm::dispatch_index<kConfigCount>(config_index(cfg), [&](auto index) {
     constexpr int k = decltype(index)::value;
     if (wide_bc)

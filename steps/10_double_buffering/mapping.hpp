@@ -167,8 +167,10 @@ GEMM_HD int thread_id(const ThreadCoord& t) { return t.thread.x; }
 // average, so that the summing stays a small part of the tile's time.
 //
 // The split tiles and the whole ones are two launches (kernel.cuh): the split blocks first, then the
-// whole tiles. One kernel doing both measured slower on the whole tiles too: the split path's state
-// (schedule, pieces, workspace) stayed live through the main loop and took the registers it needs.
+// whole tiles on the 2D tile grid, where the blocks of split tiles leave at once. Both other ways
+// measured slower on the H100 (docs/performance-log.md): one kernel doing both kept the split
+// path's state (schedule, pieces, workspace) live through the main loop, and the whole tiles on a
+// 1D grid of their own, though in the same order, ran 4% slower at 2048^3 where nothing is split.
 //
 // Splitting pays only when a split block's run is clearly shorter than a tile: with 128 tiles on 132
 // SMs (2048^3) every block would still run 97% of a tile and then pay for the summing. The split is
@@ -263,20 +265,19 @@ GEMM_HD int partial_index(const ThreadCoord& t, const Config& c, int i, int j) {
   return ((i * (c.tn / kChunk) + j / kChunk) * threads(c) + thread_id(t)) * kChunk + j % kChunk;
 }
 
-// The launches: the split blocks' (empty when nothing is split), then the whole tiles', 1D grids.
-GEMM_HD LaunchShape launch_of(const Config& c, int blocks) {
+// The launches: the split blocks' (empty when nothing is split), a 1D grid; then the tile grid,
+// whose blocks below tile split_tiles leave at once.
+GEMM_HD LaunchShape launch_of(const Config& c, gemm::Dim3 grid) {
   LaunchShape launch;
-  launch.grid = {blocks, 1, 1};
+  launch.grid = grid;
   launch.block = {threads(c), 1, 1};
   launch.shared_bytes = shared_bytes(c);
   return launch;
 }
 GEMM_HD LaunchShape split_launch_shape(const GemmShape& shape, const Config& c, int sms) {
-  return launch_of(c, schedule_of(shape, c, sms).split_blocks);
+  return launch_of(c, {schedule_of(shape, c, sms).split_blocks, 1, 1});
 }
-GEMM_HD LaunchShape launch_shape(const GemmShape& shape, const Config& c, int sms = 0) {
-  return launch_of(c, whole_blocks(schedule_of(shape, c, sms)));
-}
+GEMM_HD LaunchShape launch_shape(const GemmShape& shape, const Config& c) { return launch_of(c, tile_grid(shape, c)); }
 
 // Step 09's hierarchy: block tile -> warp tile -> lane tile.
 GEMM_HD int warp_id(const ThreadCoord& t) { return thread_id(t) / kWarpSize; }
