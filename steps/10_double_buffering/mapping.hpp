@@ -396,7 +396,10 @@ GEMM_HD int a_index(const GemmShape& shape, const MatrixCoord& m) { return m.row
 GEMM_HD int b_index(const GemmShape& shape, const MatrixCoord& m) { return m.row * shape.n + m.col; }
 GEMM_HD int c_index(const GemmShape& shape, const CElement& e) { return e.row * shape.n + e.col; }
 
-// The trace. A cp.async is one instruction that reads global memory and writes shared memory; it is
+// The trace, of pipelined_sgemm with one whole tile per block. (With the schedule of a known GPU the
+// blocks of split tiles leave that kernel at once, and split_sgemm's blocks issue the same copies
+// and loads per k-tile over part of k, then their partial sums; those are not drawn.)
+// A cp.async is one instruction that reads global memory and writes shared memory; it is
 // listed as its two halves (the global read, the shared write), which is how the profiler counts its
 // sectors and wavefronts. Shared offsets include the stage: stage * stage_floats.
 inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& block, int warp,
