@@ -18,6 +18,7 @@
 #include "08_vectorized/mapping.hpp"
 #include "09_warptiling/mapping.hpp"
 #include "10_double_buffering/mapping.hpp"
+#include "11_wmma/mapping.hpp"
 #include "12_mma_pipeline/mapping.hpp"
 #include "trace.hpp"
 
@@ -109,6 +110,15 @@ inline std::vector<TracedProgram> traced_programs() {
   list.back().params_for_shape = [](const GemmShape& shape, int sms) {
     return step10::to_params(step10::config_for_shape(shape, sms));
   };
+  const auto params11 = [](const step11::Config& c) {
+    return std::map<std::string, int>{{"BM", c.bm}, {"BN", c.bn}, {"BK", c.bk}, {"WM", c.wm}, {"WN", c.wn}};
+  };
+  list.push_back({"11_wmma", "", "wmma_gemm", true,
+                  [](const TraceProblem& p) { return step11::launch_shape(p.shape, step11::config_from(p.params)); },
+                  step11::trace_warp, params11(step11::kConfigs[0])});
+  for (const step11::Config& c : step11::kConfigs) list.back().configs.push_back(params11(c));
+  list.back().tensor_core = true;
+  list.back().shape_rule = tc_shape_rule;
   list.push_back({"12_mma_pipeline", "", "mma_pipeline_gemm", true,
                   [](const TraceProblem& p) { return step12::launch_shape(p.shape, step12::config_from(p.params)); },
                   step12::trace_warp, step12::to_params(step12::kConfigs[0])});

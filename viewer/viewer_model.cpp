@@ -234,8 +234,10 @@ std::vector<BankPhase> bank_phases(const WarpAccess& access) {
     std::array<std::set<long long>, kSharedBanks> words;
     for (int lane = first; lane < first + lanes; ++lane) {
       if (!access.lane_active(lane)) continue;
-      for (int w = 0; w < access.width / kBankBytes; ++w) {
-        const long long word = access.address[size_t(lane)] / kBankBytes + w;
+      // The words the lane's bytes fall in (a 1- or 2-byte access touches part of one word).
+      const long long first_word = access.address[size_t(lane)] / kBankBytes;
+      const long long last_word = (access.address[size_t(lane)] + access.width - 1) / kBankBytes;
+      for (long long word = first_word; word <= last_word; ++word) {
         const int bank = int(word % kSharedBanks);
         if (phase.lanes[size_t(bank)].empty() || phase.lanes[size_t(bank)].back() != lane)
           phase.lanes[size_t(bank)].push_back(lane);

@@ -131,7 +131,9 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]))
       for (int j = 0; j < kFragCols; ++j) {
         wmma::store_matrix_sync(c_stage[warp], acc[i][j], kFragment, wmma::mem_row_major);
         __syncwarp();
-        for (int e = lane; e < kFragment * kFragment; e += kWarpSize) {
+#pragma unroll
+        for (int round = 0; round < kStageRounds; ++round) {
+          const int e = stage_element(lane, round);
           const int row = int(blockIdx.y) * cfg.bm + fragment_row(warp, cfg, i) + e / kFragment;
           const int col = int(blockIdx.x) * cfg.bn + fragment_col(warp, cfg, j) + e % kFragment;
           if (row >= shape.m || col >= shape.n) continue;

@@ -18,6 +18,7 @@
 #include "dispatch.hpp"
 #include "hd.hpp"
 #include "options.hpp"
+#include "trace.hpp"
 
 namespace step11 {
 
@@ -168,5 +169,106 @@ GEMM_HD int b_tile_index(const Chunk& ch, const Config& c, int e) {
 // from fragment_row, columns kk.., with b_tile rows kk.., columns from fragment_col.
 GEMM_HD int fragment_row(int warp, const Config& c, int i) { return warp_row(warp, c) * c.wm + i * kFragment; }
 GEMM_HD int fragment_col(int warp, const Config& c, int j) { return warp_col(warp, c) * c.wn + j * kFragment; }
+
+// The C element lane `lane` handles in round r of the epilogue: the warp reads its 16 x 16 staging
+// tile row by row (element e = lane + 32 r, two rows of 16 per round) and writes C at that spot.
+constexpr int kStageRounds = kFragment * kFragment / kWarpSize;
+GEMM_HD int stage_element(int lane, int round) { return lane + round * kWarpSize; }
+
+// The trace: what this step's code decides, for the default output type (f32). The copies (global
+// reads, 16 bytes or element by element; shared writes, along a tile row or, transposed, down a
+// column) and the epilogue (the lanes' reads of the staging tile, the C updates) are listed as the
+// kernel issues them. wmma::load_matrix_sync and store_matrix_sync are not: the API leaves their
+// lane layout to the compiler, so the trace has no addresses to give for them (step 12 replaces them
+// with ldmatrix and its own fragment layout, and traces those). The B tile is placed after the A
+// tile, the staging tiles after both (all three are multiples of 128 bytes, so the banks are as in
+// the kernel whatever order the compiler lays them out in).
+inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& block, int warp,
+                       const gemm::TraceSink& emit) {
+  using gemm::Access;
+  using gemm::Operand;
+  using gemm::Space;
+  constexpr int kInBytes = 2;  // f16 and bf16
+  const GemmShape& s = problem.shape;
+  const Layout layout = problem.layout;
+  const Config c = config_from(problem.params);
+  const int first_thread = warp * kWarpSize;
+  const int tiles = k_tiles(s, c);
+  const int b_base = c.bm * a_stride(c);                        // in elements of the input type
+  const int stage_base = (b_base + c.bk * b_stride(c)) * kInBytes / 4;  // in floats
+  auto copy_operand = [&](bool is_a, int kt) {
+    const int chunks = is_a ? a_chunks(c) : b_chunks(c);
+    const int rows = is_a ? a_stored_rows(s, layout) : b_stored_rows(s, layout);
+    const int cols = is_a ? a_stored_cols(s, layout) : b_stored_cols(s, layout);
+    const Operand global = is_a ? Operand::A : Operand::B, shared = is_a ? Operand::smem_A : Operand::smem_B;
+    for (int round = 0; round < step11::copies(chunks, c); ++round) {
+      std::array<Chunk, kWarpSize> chunk{};
+      std::uint32_t exists = 0;
+      for (int lane = 0; lane < kWarpSize; ++lane) {
+        const int index = first_thread + lane + round * threads(c);
+        if (index >= chunks) continue;
+        exists |= 1u << lane;
+        chunk[size_t(lane)] = is_a ? a_chunk(s, layout, c, block.y, kt, index) : b_chunk(s, layout, c, block.x, kt, index);
+      }
+      if (!exists) continue;
+      auto at = [&](int lane) { return stored_index(chunk[size_t(lane)], cols); };
+      if (wide_rows(cols)) {
+        std::uint32_t inside = 0;
+        for (int lane = 0; lane < kWarpSize; ++lane)
+          if (((exists >> lane) & 1u) && chunk[size_t(lane)].valid) inside |= 1u << lane;
+        if (inside)
+          emit(gemm::make_instruction(Space::global, Access::load, global, 16, kt,
+                                      is_a ? "ld.global.v4 A chunk (8 elements)" : "ld.global.v4 B chunk (8 elements)",
+                                      inside, at, kInBytes));
+      } else {
+        for (int e = 0; e < kChunk; ++e) {
+          std::uint32_t inside = 0;
+          for (int lane = 0; lane < kWarpSize; ++lane)
+            if (((exists >> lane) & 1u) && element_valid(chunk[size_t(lane)], e, rows, cols)) inside |= 1u << lane;
+          if (inside)
+            emit(gemm::make_instruction(Space::global, Access::load, global, kInBytes, kt,
+                                        is_a ? "ld.global A element (row not 16-byte aligned)"
+                                             : "ld.global B element (row not 16-byte aligned)",
+                                        inside, [&](int lane) { return at(lane) + e; }, kInBytes));
+        }
+      }
+      auto tile_at = [&](int lane, int e) {
+        return is_a ? a_tile_index(chunk[size_t(lane)], c, e) : b_base + b_tile_index(chunk[size_t(lane)], c, e);
+      };
+      const bool transposed = layout == (is_a ? Layout::tn : Layout::nt);
+      if (!transposed) {
+        emit(gemm::make_instruction(Space::shared, Access::store, shared, 16, kt,
+                                    is_a ? "st.shared.v4 A chunk -> a_tile row" : "st.shared.v4 B chunk -> b_tile row",
+                                    exists, [&](int lane) { return tile_at(lane, 0); }, kInBytes));
+      } else {
+        for (int e = 0; e < kChunk; ++e)
+          emit(gemm::make_instruction(Space::shared, Access::store, shared, kInBytes, kt,
+                                      is_a ? "st.shared A element -> a_tile column (the transpose)"
+                                           : "st.shared B element -> b_tile column (the transpose)",
+                                      exists, [&](int lane) { return tile_at(lane, e); }, kInBytes));
+      }
+    }
+  };
+  for (int kt = 0; kt < tiles; ++kt) {
+    copy_operand(true, kt);
+    copy_operand(false, kt);
+  }
+  for (int i = 0; i < c.wm / kFragment; ++i)
+    for (int j = 0; j < c.wn / kFragment; ++j)
+      for (int round = 0; round < kStageRounds; ++round) {
+        auto row = [&](int lane) { return block.y * c.bm + fragment_row(warp, c, i) + stage_element(lane, round) / kFragment; };
+        auto col = [&](int lane) { return block.x * c.bn + fragment_col(warp, c, j) + stage_element(lane, round) % kFragment; };
+        std::uint32_t active = 0;  // lanes whose element is inside C; the others skip the round
+        for (int lane = 0; lane < kWarpSize; ++lane)
+          if (row(lane) < s.m && col(lane) < s.n) active |= 1u << lane;
+        if (!active) continue;
+        emit(gemm::make_instruction(Space::shared, Access::load, Operand::tile, 4, tiles, "ld.shared c_stage[e]", active,
+                                    [&](int lane) {
+                                      return stage_base + warp * kFragment * kFragment + stage_element(lane, round);
+                                    }));
+        gemm::emit_c_update(problem, 4, tiles, active, [&](int lane) { return (long long)row(lane) * s.n + col(lane); },
+                            emit);
+      }
+}
 
 }  // namespace step11

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
+#include <tuple>
 #include <string>
 #include <vector>
 
@@ -88,4 +90,111 @@ TEST(Mapping11, RulesNameTheProblem) {
   EXPECT_NE(std::string(step11::config_rule({128, 128, 24, 32, 64})).find("multiples of 16"), std::string::npos);
   EXPECT_NE(std::string(step11::config_rule({128, 128, 32, 40, 64})).find("multiples of 16"), std::string::npos);
   EXPECT_NE(std::string(step11::config_rule({256, 128, 32, 32, 64})).find("not compiled in"), std::string::npos);
+}
+
+namespace {
+gemm::TraceProblem problem11(const step11::Config& c, const gemm::GemmShape& s, gemm::Layout layout, float beta = 0) {
+  gemm::TraceProblem p;
+  p.shape = s;
+  p.layout = layout;
+  p.beta = beta;
+  p.params = {{"BM", c.bm}, {"BN", c.bn}, {"BK", c.bk}, {"WM", c.wm}, {"WN", c.wn}};
+  return p;
+}
+
+// Every instruction of every warp of the launch.
+template <typename F>
+void for_each_instruction(const gemm::TraceProblem& p, F&& f) {
+  const gemm::LaunchShape launch = step11::launch_shape(p.shape, step11::config_from(p.params));
+  gemm::Dim3 block;
+  for (block.y = 0; block.y < launch.grid.y; ++block.y)
+    for (block.x = 0; block.x < launch.grid.x; ++block.x)
+      for (int warp = 0; warp < step11::warps(step11::config_from(p.params)); ++warp)
+        step11::trace_warp(p, block, warp, [&](const gemm::TraceInstruction& i) { f(block, i); });
+}
+}  // namespace
+
+TEST(Mapping11, TraceWritesEveryElementOfCOnceAndFillsTheTiles) {
+  // C: each element stored exactly once (and read once when beta != 0). The tiles: per block and
+  // k-tile, every element of a_tile[BM][BK] and b_tile[BK][BN] (not the padding) written once, on
+  // the 16-byte path and on the element path, transposed or not.
+  for (const step11::Config& c : step11::kConfigs)
+    for (gemm::Layout layout : {gemm::Layout::nn, gemm::Layout::nt, gemm::Layout::tn})
+      for (const gemm::GemmShape& s : {gemm::GemmShape{17, 33, 24}, gemm::GemmShape{136, 72, 40}})
+        for (float beta : {0.0f, 0.5f}) {
+          const gemm::TraceProblem p = problem11(c, s, layout, beta);
+          std::vector<int> stored(size_t(s.m) * s.n, 0), loaded(size_t(s.m) * s.n, 0);
+          std::map<std::tuple<int, int, int>, std::vector<int>> tile_writes;  // (block, kt, operand) -> per element
+          const int b_base = c.bm * step11::a_stride(c);
+          for_each_instruction(p, [&](const gemm::Dim3& block, const gemm::TraceInstruction& i) {
+            for (int lane = 0; lane < 32; ++lane) {
+              if (!i.access.lane_active(lane)) continue;
+              const long long element = i.access.address[size_t(lane)] / i.element_bytes;
+              if (i.operand == gemm::Operand::C) {
+                ASSERT_GE(element, 0);
+                ASSERT_LT(element, (long long)s.m * s.n);
+                ++(i.access.access == gemm::Access::store ? stored : loaded)[size_t(element)];
+              } else if (i.access.space == gemm::Space::shared && i.access.access == gemm::Access::store) {
+                const bool is_a = i.operand == gemm::Operand::smem_A;
+                const int key_block = block.y * 1000 + block.x;
+                auto& writes = tile_writes[{key_block, i.iteration, is_a ? 0 : 1}];
+                if (writes.empty()) writes.assign(size_t(b_base + c.bk * step11::b_stride(c)), 0);
+                for (int e = 0; e < i.access.width / i.element_bytes; ++e) ++writes[size_t(element + e)];
+              }
+            }
+          });
+          for (size_t e = 0; e < stored.size(); ++e) {
+            ASSERT_EQ(stored[e], 1) << "C element " << e;
+            ASSERT_EQ(loaded[e], beta != 0 ? 1 : 0);
+          }
+          for (const auto& [key, writes] : tile_writes) {
+            const bool is_a = std::get<2>(key) == 0;
+            const int rows = is_a ? c.bm : c.bk, cols = is_a ? c.bk : c.bn;
+            const int stride = is_a ? step11::a_stride(c) : step11::b_stride(c), base = is_a ? 0 : b_base;
+            for (int r = 0; r < rows; ++r)
+              for (int col = 0; col < cols; ++col) ASSERT_EQ(writes[size_t(base + r * stride + col)], 1) << r << "," << col;
+          }
+          ASSERT_EQ(tile_writes.size(), size_t(2 * step11::launch_shape(s, c).grid.x * step11::launch_shape(s, c).grid.y *
+                                               step11::k_tiles(s, c)));
+        }
+}
+
+TEST(Mapping11, WhatTheCopiesCostInTheBanks) {
+  // The default configuration at an aligned shape, in every layout:
+  //  - every 16-byte global read takes just the sectors its bytes need (coalesced);
+  //  - a 16-byte store of B along a b_tile row (136 elements) is conflict-free;
+  //  - a 16-byte store of A along an a_tile row is not: a row is 4 chunks (BK = 32), so one phase of
+  //    8 lanes writes two rows, and with rows 40 elements (20 words) apart the second row's last
+  //    chunk falls in the banks of the first row's first: 2 wavefronts per phase instead of 1. The
+  //    padding that causes it is there for the fragment loads, which read 8 rows at once; step 12's
+  //    swizzle serves both;
+  //  - each transposed 2-byte store (A in TN, B in NT) passes through the banks twice (a_chunk);
+  //  - the epilogue's reads of the staging tile are conflict-free.
+  const step11::Config& c = step11::kConfigs[0];
+  for (gemm::Layout layout : {gemm::Layout::nn, gemm::Layout::nt, gemm::Layout::tn}) {
+    int transposed = 0, a_rows = 0;
+    step11::trace_warp(problem11(c, {256, 256, 64}, layout), {0, 0, 0}, 1, [&](const gemm::TraceInstruction& i) {
+      if (i.access.space == gemm::Space::global && i.operand != gemm::Operand::C) {
+        const gemm::GlobalCost cost = gemm::global_cost(i.access);
+        EXPECT_EQ(cost.sectors, cost.ideal_sectors) << i.label;
+      }
+      if (i.access.space == gemm::Space::shared && i.access.access == gemm::Access::store) {
+        const gemm::SharedCost cost = gemm::shared_cost(i.access);
+        if (i.access.width == 2) {
+          EXPECT_EQ(cost.wavefronts, 2) << i.label;
+          ++transposed;
+        } else if (i.operand == gemm::Operand::smem_A) {
+          EXPECT_EQ(cost.wavefronts, 2 * cost.ideal_wavefronts) << i.label;
+          ++a_rows;
+        } else {
+          EXPECT_EQ(cost.wavefronts, cost.ideal_wavefronts) << i.label;
+        }
+      }
+      if (i.access.space == gemm::Space::shared && i.access.access == gemm::Access::load) {
+        EXPECT_EQ(gemm::shared_cost(i.access).max_conflict, 1) << i.label;
+      }
+    });
+    EXPECT_EQ(transposed > 0, layout != gemm::Layout::nn);
+    EXPECT_EQ(a_rows > 0, layout != gemm::Layout::tn);
+  }
 }
