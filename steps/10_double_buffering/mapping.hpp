@@ -156,7 +156,7 @@ GEMM_HD int thread_id(const ThreadCoord& t) { return t.thread.x; }
 // One tile per block leaves the last wave partly empty: 4096 x 4096 is 512 tiles, 3 full waves of
 // 132 and a fourth of 116 while 16 SMs idle, so the whole run takes 4 tile-times for 3.88 tiles of
 // work per SM. Here the tiles of that last, partial wave ("split tiles") are cut along k instead and
-// shared out evenly over up to a wave of blocks ("split blocks"), which the grid starts first; the
+// shared out evenly over up to a wave of blocks ("split blocks"), launched first; the
 // whole tiles follow, one per block, and fill the remaining waves exactly.
 //
 // The split tiles' k-tiles are numbered as one run of units, tile after tile (unit u is k-tile
