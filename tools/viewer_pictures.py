@@ -33,6 +33,8 @@ PICTURES = [
                               "--iteration", "0", "--instruction", "16"]),
     ("viewer-access-10.png", ["--panel", "access", "--step", "10_double_buffering", "--shape", "128x256x32",
                               "--iteration", "0", "--instruction", "1"]),
+    ("viewer-access-11-tn.png", ["--panel", "access", "--step", "11_wmma", "--layout", "tn", "--shape", "128x128x32",
+                                 "--iteration", "0", "--instruction", "1"]),
     ("viewer-access-12.png", ["--panel", "access", "--step", "12_mma_pipeline", "--shape", "128x256x64",
                               "--iteration", "0", "--instruction", "28"]),
     ("viewer-performance.png", ["--panel", "performance"]),
