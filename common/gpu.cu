@@ -14,6 +14,17 @@ std::string version_string(int version) {
 std::string capability(int cc) { return std::to_string(cc / 10) + "." + std::to_string(cc % 10); }
 }  // namespace
 
+CurrentGpu current_gpu() {
+  int device = 0, major = 0, minor = 0;
+  CurrentGpu gpu;
+  CUDA_CHECK(cudaGetDevice(&device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&gpu.sms, cudaDevAttrMultiProcessorCount, device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+  gpu.cc = 10 * major + minor;
+  return gpu;
+}
+
 DeviceInfo select_device(int device, int min_cc, const std::string& step_name, int only_cc) {
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);

@@ -20,6 +20,14 @@ struct NoSuitableGpu : std::runtime_error {
 // architecture alone). Throws NoSuitableGpu with a message that names what the step needs.
 DeviceInfo select_device(int device, int min_cc, const std::string& step_name, int only_cc = 0);
 
+// The current device as launch code sees it: SMs and compute capability (10 * major + minor).
+// Two cudaDeviceGetAttribute calls, cheap enough to make in front of every launch.
+struct CurrentGpu {
+  int sms = 0;
+  int cc = 0;
+};
+CurrentGpu current_gpu();
+
 // "GPU: NVIDIA H100 80GB HBM3 | cc 9.0 | 132 SMs | 1980 MHz | driver 13.0, runtime 13.0, cuBLAS 13.0.0"
 std::string device_header(const DeviceInfo& info);
 

@@ -8,6 +8,7 @@
 #include "device_buffer.cuh"
 #include "dispatch.hpp"
 #include "epilogue.hpp"
+#include "gpu.cuh"
 #include "mapping.hpp"
 #include "run_step.cuh"
 
@@ -255,6 +256,11 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]),
   float acc[cfg.tm][cfg.tn] = {};
   multiply<kConfig, kWideBC>(shape, t, a, b, 0, k_tiles(shape, cfg), stages, acc);
   store_c<kConfig, kWideBC>(shape, t, alpha, acc, beta, c);
+#if __CUDA_ARCH__ >= 900
+  // Launched to overlap the split kernel (launch(), below): this grid may not complete before that
+  // one has, so that whatever follows in the stream sees all of C. Long since true by now.
+  cudaGridDependencySynchronize();
+#endif
 #endif  // sm_80+: the harness refuses older GPUs before launching (min_cc)
 }
 
@@ -270,6 +276,11 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]),
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   constexpr Config cfg = kConfigs[kConfig];
   extern __shared__ __align__(16) float stages[];
+#if __CUDA_ARCH__ >= 900
+  // The whole tiles' launch may start now: its blocks take each SM as a split block leaves it,
+  // instead of waiting for the whole split grid to drain (they touch other tiles of C).
+  cudaTriggerProgrammaticLaunchCompletion();
+#endif
   const Schedule schedule = schedule_of(shape, cfg, sms);
   const int block = int(blockIdx.x);
   ThreadCoord t = gemm::this_thread();
@@ -315,18 +326,6 @@ inline const void* kernel_for(const gemm::Params& params, bool wide_bc, bool spl
 // For the resource report: the kernel of the aligned case (N % 4 == 0).
 inline const void* kernel_for(const gemm::Params& params) { return kernel_for(params, true); }
 
-// The GPU's multiprocessors, read once per device.
-inline int sm_count() {
-  int device = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  static std::map<int, int> sms;
-  auto found = sms.find(device);
-  if (found != sms.end()) return found->second;
-  int count = 0;
-  CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
-  return sms[device] = count;
-}
-
 // The split tiles' workspace, per device, grown to the largest schedule seen and kept for the
 // program's life. The arrival counters start at zero and every launch leaves them at zero (the last
 // sharer of a tile resets its counter), so launches in one stream can reuse them; two launches in
@@ -352,7 +351,8 @@ inline SplitWorkspace& split_workspace(const Schedule& schedule, const Config& c
 // Two launches in one stream: the split tiles (when the schedule splits any), then the whole ones.
 inline void launch(const gemm::Fp32Problem& p, const gemm::Params& params, cudaStream_t stream) {
   const Config cfg = config_from(params);
-  const int sms = sm_count();
+  const gemm::CurrentGpu gpu = gemm::current_gpu();
+  const int sms = gpu.sms;
   const Schedule schedule = schedule_of(p.shape, cfg, sms);
   const bool wide_bc = vector_bc(p.shape);
   const dim3 block = gemm::to_dim3(launch_shape(p.shape, cfg).block);
@@ -374,13 +374,22 @@ inline void launch(const gemm::Fp32Problem& p, const gemm::Params& params, cudaS
   }
   if (whole_blocks(schedule) == 0) return;
   kernel_for(params, wide_bc);
-  const dim3 grid = gemm::to_dim3(launch_shape(p.shape, cfg).grid);
+  // After a split launch, on sm_90+, the whole tiles' launch is a programmatic dependent launch: it
+  // may begin while the split kernel still runs (the split blocks release it as they start).
+  cudaLaunchConfig_t config = {};
+  config.gridDim = gemm::to_dim3(launch_shape(p.shape, cfg).grid);
+  config.blockDim = block;
+  config.dynamicSmemBytes = shared;
+  config.stream = stream;
+  cudaLaunchAttribute overlap[1];
+  overlap[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  overlap[0].val.programmaticStreamSerializationAllowed = 1;
+  config.attrs = overlap;
+  config.numAttrs = schedule.split_blocks > 0 && gpu.cc >= 90 ? 1 : 0;
   gemm::dispatch_index<kConfigCount>(config_index(cfg), [&](auto index) {
     constexpr int k = decltype(index)::value;
-    if (wide_bc)
-      pipelined_sgemm<k, true><<<grid, block, shared, stream>>>(p.shape, p.alpha, p.a, p.b, p.beta, p.c, schedule.split_tiles);
-    else
-      pipelined_sgemm<k, false><<<grid, block, shared, stream>>>(p.shape, p.alpha, p.a, p.b, p.beta, p.c, schedule.split_tiles);
+    CUDA_CHECK(cudaLaunchKernelEx(&config, wide_bc ? pipelined_sgemm<k, true> : pipelined_sgemm<k, false>, p.shape,
+                                  p.alpha, p.a, p.b, p.beta, p.c, schedule.split_tiles));
   });
   CUDA_CHECK_LAUNCH("pipelined_sgemm<<<...>>>");
 }
