@@ -170,7 +170,7 @@ GEMM_HD int thread_id(const ThreadCoord& t) { return t.thread.x; }
 // whole tiles on the 2D tile grid, where the blocks of split tiles leave at once. Both other ways
 // measured slower on the H100 (docs/performance-log.md): one kernel doing both kept the split
 // path's state (schedule, pieces, workspace) live through the main loop, and the whole tiles on a
-// 1D grid of their own, though in the same order, ran 4% slower at 2048^3 where nothing is split.
+// 1D grid of their own, though in the same order, ran slower at 2048^3 where nothing is split.
 //
 // Splitting pays only when a split block's run is clearly shorter than a tile: with 128 tiles on 132
 // SMs (2048^3) every block would still run 97% of a tile and then pay for the summing. The split is
