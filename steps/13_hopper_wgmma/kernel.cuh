@@ -21,9 +21,11 @@
 #include <map>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 
 #include "cuda_check.cuh"
 #include "dispatch.hpp"
+#include "gpu.cuh"
 #include "mapping.hpp"
 #include "run_tc_step.cuh"
 #include "tc_dispatch.cuh"
@@ -103,10 +105,17 @@ __device__ __forceinline__ void tma_load_multicast(std::uint32_t destination, co
 }
 
 // --- TMA stores: a box of shared memory to global, tracked in bulk groups by the issuing thread --
-__device__ __forceinline__ void tma_store(const CUtensorMap* map, std::uint32_t source, BoxCoord at) {
-  asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];\n" ::"l"(
+// An L2 policy under which the lines a store writes are the first to go when L2 needs room: C is
+// written once and not read again here, while the tiles of A and B are read by many blocks.
+__device__ __forceinline__ std::uint64_t evict_first_policy() {
+  std::uint64_t policy;
+  asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;\n" : "=l"(policy));
+  return policy;
+}
+__device__ __forceinline__ void tma_store(const CUtensorMap* map, std::uint32_t source, BoxCoord at, std::uint64_t policy) {
+  asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group.L2::cache_hint [%0, {%2, %3}], [%1], %4;\n" ::"l"(
                    reinterpret_cast<std::uint64_t>(map)),
-               "r"(source), "r"(at.inner), "r"(at.outer)
+               "r"(source), "r"(at.inner), "r"(at.outer), "l"(policy)
                : "memory");
 }
 __device__ __forceinline__ void tma_store_commit() { asm volatile("cp.async.bulk.commit_group;\n" ::: "memory"); }
@@ -278,6 +287,7 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
     unsigned char* staging = shared + (stage0 - shared_address(shared)) + cfg.stages * kStageBytes + consumer * kStagingBytes;
     const bool store_with_tma = tma_stores_c(shape, beta, int(sizeof(Out)));
     const bool leader = threadIdx.x % kWarpgroup == 0;  // issues the consumer's TMA stores
+    const std::uint64_t c_policy = evict_first_policy();
     float acc[cfg.bn / 2];
 #pragma unroll
     for (int i = 0; i < cfg.bn / 2; ++i) acc[i] = 0.0f;
@@ -343,7 +353,7 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
           consumer_sync(consumer);
           if (store_with_tma) {
             if (leader) {  // the copy engine clips at C's edges
-              tma_store(&c_map, shared_address(half), c_box(row0, col0, slice, kStaged));
+              tma_store(&c_map, shared_address(half), c_box(row0, col0, slice, kStaged), c_policy);
               tma_store_commit();
             }
           } else {
@@ -418,12 +428,10 @@ struct ClusterLaunch {
 // SM, or in clusters, as many whole clusters as the GPCs hold (a cluster's blocks run on SMs of one
 // GPC, so a GPC with an odd number of SMs leaves one idle). The same for every layout and type.
 inline int resident_blocks(const Config& cfg) {
-  int device = 0, sms = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  const int sms = gemm::current_gpu().sms;
   if (cfg.cluster == 1) return sms;
-  static std::map<int, int> known;  // per configuration index
-  const int index = config_index(cfg);
+  static std::map<std::pair<int, int>, int> known;  // per configuration index and SM count
+  const std::pair<int, int> index{config_index(cfg), sms};
   if (const auto found = known.find(index); found != known.end()) return found->second;
   const void* function = kernel_for(to_params(cfg), gemm::Layout::nn, gemm::InputType::f16, gemm::OutputType::f32);
   const ClusterLaunch launch(launch_shape(GemmShape{sms * cfg.bm, cfg.bn, cfg.bk}, cfg, sms), cfg.cluster, nullptr);

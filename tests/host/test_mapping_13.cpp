@@ -2,6 +2,7 @@
 // what each wgmma reads through its descriptor (start, leading and stride offsets, swizzle), for
 // every layout, consumer and k-step; the persistent blocks must take every tile once; the
 // accumulator layout must cover each consumer's 64 x BN rows once.
+#include <algorithm>
 #include <gtest/gtest.h>
 
 #include <set>
@@ -134,6 +135,30 @@ TEST(Mapping13, PersistentBlocksTakeEveryTileOnce) {
       }
       for (int n : taken) ASSERT_EQ(n, 1);
     }
+}
+
+// The persistent grid takes as many rounds as the SMs allow, with as few clusters as that takes:
+// every cluster gets the same number of units, give or take one.
+TEST(Mapping13, PersistentGridIsTheFewestClustersForItsRounds) {
+  for (const Config& c : step13::kConfigs)
+    for (const int sms : {132, 114, 16, 2})
+      for (const GemmShape& s : {GemmShape{4096, 4096, 64}, GemmShape{8192, 8192, 64}, GemmShape{1000, 1000, 64},
+                                 GemmShape{8, 8, 8}, GemmShape{4088, 4104, 64}, GemmShape{130 * 128, 3 * 256, 64}}) {
+        const int units = step13::units(s, c), fit = sms / c.cluster;
+        const int clusters = step13::launch_shape(s, c, sms).grid.x / c.cluster;
+        ASSERT_GE(clusters, 1);
+        ASSERT_LE(clusters, fit);
+        const int rounds = gemm::ceil_div(units, clusters);
+        ASSERT_EQ(rounds, gemm::ceil_div(units, std::min(units, fit))) << "no more rounds than the SMs allow";
+        if (clusters > 1) {
+          ASSERT_GT(gemm::ceil_div(units, clusters - 1), rounds) << "one cluster fewer takes longer";
+        }
+      }
+  // At 4096^3 on 132 SMs in pairs: 256 units in 4 rounds of 64 clusters (the case behind the rule).
+  const Config d = step13::kConfigs[0];
+  if (d.cluster == 2 && d.bm == 128 && d.bn == 256) {
+    ASSERT_EQ(step13::launch_shape(GemmShape{4096, 4096, 4096}, d, 132).grid.x, 128);
+  }
 }
 
 TEST(Mapping13, AccumulatorsCoverEachConsumerTileOnce) {
