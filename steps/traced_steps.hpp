@@ -20,6 +20,7 @@
 #include "10_double_buffering/mapping.hpp"
 #include "11_wmma/mapping.hpp"
 #include "12_mma_pipeline/mapping.hpp"
+#include "13_hopper_wgmma/mapping.hpp"
 #include "trace.hpp"
 
 namespace gemm {
@@ -40,6 +41,8 @@ struct TracedProgram {
   // obey ("" or the rule broken; the program's own rule, for the viewer to refuse what it refuses).
   bool tensor_core = false;
   std::function<std::string(const GemmShape&, Layout)> shape_rule = {};
+  // What a trace's iteration counts, for the viewer ("": k, or k-tiles from step 05 on).
+  std::string iteration_unit = "";
 };
 
 namespace detail {
@@ -125,6 +128,13 @@ inline std::vector<TracedProgram> traced_programs() {
   for (const step12::Config& c : step12::kConfigs) list.back().configs.push_back(step12::to_params(c));
   list.back().tensor_core = true;
   list.back().shape_rule = tc_aligned_rows_rule;
+  list.push_back({"13_hopper_wgmma", "", "hopper_gemm", true,
+                  [](const TraceProblem& p) { return step13::trace_launch_shape(p, step13::config_from(p.params)); },
+                  step13::trace_warp, step13::to_params(step13::kConfigs[0])});
+  for (const step13::Config& c : step13::kConfigs) list.back().configs.push_back(step13::to_params(c));
+  list.back().tensor_core = true;
+  list.back().shape_rule = tc_aligned_rows_rule;
+  list.back().iteration_unit = "tile";  // the block's tiles, in the order it takes them
   return list;
 }
 

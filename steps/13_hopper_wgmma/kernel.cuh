@@ -172,7 +172,7 @@ __device__ __forceinline__ void consumer_sync(int consumer) {
 // of 4), else element by element up to the edge.
 template <typename Out>
 __device__ __forceinline__ void store_run(Out* at, int col, const GemmShape& shape, float4 v, float beta) {
-  if (col + kRun <= shape.n && shape.n % kRun == 0) {
+  if (whole_run(col, shape)) {
     if constexpr (std::is_same_v<Out, float>) {
       if (beta != 0.0f) {  // BLAS: C is read only when beta != 0
         const float4 old = *reinterpret_cast<const float4*>(at);

@@ -23,6 +23,7 @@
 #include "dispatch.hpp"
 #include "hd.hpp"
 #include "options.hpp"
+#include "trace.hpp"
 
 namespace step13 {
 
@@ -271,5 +272,86 @@ constexpr int kReadBacks = kWgmmaM * slice_cols(4) / kRun / kWarpgroup;  // per 
 GEMM_HD BoxCoord c_box(int row0, int col0, int slice, int out_bytes) { return {col0 + slice * c_box_cols(out_bytes), row0}; }
 // TMA stores C when beta = 0 (nothing to read) and its rows start on 16 bytes.
 GEMM_HD bool tma_stores_c(const GemmShape& s, float beta, int out_bytes) { return beta == 0.0f && (s.n * out_bytes) % 16 == 0; }
+// A read-back run (kRun values from column col) goes to C in one vector store when it lies inside
+// C and C's rows keep it aligned; else element by element up to C's edge.
+GEMM_HD bool whole_run(int col, const GemmShape& s) { return col + kRun <= s.n && s.n % kRun == 0; }
+
+// --- The trace: one warp's memory instructions, in the kernel's order -----------------------------
+
+// Where the GPU is not known (model_predict, the host tests), traces plan the persistent grid for
+// the H100's 132 SMs. The program sizes it for the GPU it runs on (resident_blocks: whole clusters
+// the GPU can hold), so at large shapes a trace for another GPU may deal the tiles differently;
+// shapes with fewer units than clusters (the profiler comparisons) are dealt alike on any GPU.
+constexpr int kTraceSms = 132;
+inline LaunchShape trace_launch_shape(const gemm::TraceProblem& p, const Config& c) {
+  return launch_shape(p.shape, c, p.sms > 0 ? p.sms : kTraceSms);
+}
+
+// What this step leaves to ordinary memory instructions, for f32 output (the default): the
+// copies into shared memory are the copy engine's and wgmma reads its operands itself, so the
+// producer warps issue none, and a consumer warp's are all in the epilogue of each of its block's
+// tiles (the iteration is the tile's place in the block's sequence). Per slice, the staging writes
+// of its accumulators; then either one thread hands the slice to the copy engine (no instruction
+// per lane), or, where C must be read or its rows are not 16-byte aligned, the reads of the slice
+// back along its rows and the updates of C (one 16-byte store per run, element by element at C's
+// right edge). Shared addresses are floats from the start of the consumers' staging buffers.
+inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& block, int warp,
+                       const gemm::TraceSink& emit) {
+  using gemm::Access;
+  using gemm::Operand;
+  using gemm::Space;
+  constexpr int kWarpsPerGroup = kWarpgroup / kWarpSize;
+  constexpr int kOutBytes = 4, kCols = slice_cols(kOutBytes);  // f32 output: 32 columns a slice
+  constexpr std::uint32_t kEveryLane = 0xffffffffu;
+  const GemmShape& s = problem.shape;
+  const Config c = config_from(problem.params);
+  const int warpgroup = warp / kWarpsPerGroup;
+  if (warpgroup == 0) return;  // the producer
+  const int consumer = warpgroup - 1, warp_in_group = warp % kWarpsPerGroup;
+  const int clusters = trace_launch_shape(problem, c).grid.x / c.cluster;
+  const int cluster = block.x / c.cluster, rank = block.x % c.cluster;
+  const bool by_copy_engine = tma_stores_c(s, problem.beta, kOutBytes);
+  const int staging = consumer * kStagingBytes / kOutBytes;
+  int half = 0, ordinal = 0;  // the staging half the next slice goes to; the tile's place
+  for (int u = cluster; u < units(s, c); u += clusters, ++ordinal) {
+    const TileCoord tile = tile_at(u, rank, s, c);
+    if (tile.m >= tiles_m(s, c)) continue;  // below C: nothing stored
+    const int row0 = tile.m * c.bm + consumer * kWgmmaM, col0 = tile.n * c.bn;
+    for (int slice = 0; slice < c.bn / kCols; ++slice, half ^= 1) {
+      const int base = staging + half * kStagingBoxBytes / kOutBytes;
+      for (int reg = slice * kCols / 2; reg < (slice + 1) * kCols / 2; reg += 2)
+        emit(gemm::make_instruction(Space::shared, Access::store, Operand::tile, 8, ordinal,
+                                    "st.shared.v2 staging <- 2 accumulators (times alpha)", kEveryLane, [&](int lane) {
+                                      const int row = accumulator_row(warp_in_group, lane, reg);
+                                      return base + staging_byte(row, accumulator_col(lane, reg) - slice * kCols, 4) / 4;
+                                    }));
+      if (by_copy_engine) continue;
+      for (int i = 0; i < kReadBacks; ++i) {
+        auto chunk = [&](int lane) { return staged_chunk(warp_in_group * kWarpSize + lane, i); };
+        auto row = [&](int lane) { return row0 + chunk(lane).row; };
+        auto col = [&](int lane) { return col0 + slice * kCols + chunk(lane).col; };
+        std::uint32_t inside = 0, whole = 0;
+        for (int lane = 0; lane < kWarpSize; ++lane)
+          if (row(lane) < s.m && col(lane) < s.n) {
+            inside |= 1u << lane;
+            if (whole_run(col(lane), s)) whole |= 1u << lane;
+          }
+        if (!inside) continue;
+        emit(gemm::make_instruction(Space::shared, Access::load, Operand::tile, 16, ordinal,
+                                    "ld.shared.v4 staging -> 4 values along a row of C", inside, [&](int lane) {
+                                      return base + staging_byte(chunk(lane).row, chunk(lane).col, 4) / 4;
+                                    }));
+        auto c_at = [&](int lane) { return (long long)row(lane) * s.n + col(lane); };
+        gemm::emit_c_update(problem, 16, ordinal, whole, c_at, emit);
+        for (int e = 0; e < kRun; ++e) {
+          std::uint32_t edge = 0;  // lanes of a run cut by C's edge or misaligned, element e inside C
+          for (int lane = 0; lane < kWarpSize; ++lane)
+            if (((inside & ~whole) >> lane) & 1u && col(lane) + e < s.n) edge |= 1u << lane;
+          gemm::emit_c_update(problem, 4, ordinal, edge, [&](int lane) { return c_at(lane) + e; }, emit);
+        }
+      }
+    }
+  }
+}
 
 }  // namespace step13

@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../../steps/13_hopper_wgmma/mapping.hpp"
@@ -234,4 +236,78 @@ TEST(Mapping13, StagingIsConflictFreeAndComplete) {
       ASSERT_EQ(int(groups.size()), 8);
     }
   ASSERT_EQ(int(read.size()), step13::kWgmmaM * cols);
+}
+
+// The trace the viewer and the access model use. Over whole launches: the staging writes cost 4
+// wavefronts per instruction (256 bytes; see below) and, per consumer and tile, write
+// each float of its staging buffer once per two slices; where the copy engine stores C, no lane
+// touches global memory; elsewhere every element of C is stored once (and read once when beta != 0),
+// runs cut by C's edge element by element.
+TEST(Mapping13, TraceStagesConflictFreeAndUpdatesCOnce) {
+  for (const Config& c : step13::kConfigs)
+    for (const auto& [shape, layout] : {std::pair{GemmShape{3 * 128 + 8, 2 * 256 + 8, 64}, Layout::nn},
+                                        std::pair{GemmShape{136, 100, 64}, Layout::nt},
+                                        std::pair{GemmShape{136, 102, 64}, Layout::nt}})
+      for (float beta : {0.0f, 0.5f}) {
+        gemm::TraceProblem problem;
+        problem.shape = shape;
+        problem.layout = layout;
+        problem.beta = beta;
+        problem.params = step13::to_params(c);
+        ASSERT_EQ(gemm::tc_aligned_rows_rule(shape, layout), "");
+        const bool by_copy_engine = step13::tma_stores_c(shape, beta, 4);
+        std::vector<int> stored(size_t(shape.m) * size_t(shape.n), 0), loaded = stored;
+        std::map<std::pair<int, int>, std::vector<int>> staged;  // (block, tile) -> writes per float
+        const gemm::LaunchShape launch = step13::trace_launch_shape(problem, c);
+        const gemm::AccessTotals totals =
+            gemm::predict_launch(launch, [&](const gemm::Dim3& block, int warp, const gemm::TraceSink& sink) {
+              step13::trace_warp(problem, block, warp, [&](const gemm::TraceInstruction& i) {
+                sink(i);
+                for (int lane = 0; lane < 32; ++lane) {
+                  if (!i.access.lane_active(lane)) continue;
+                  const long long element = i.access.address[size_t(lane)] / 4;
+                  if (i.operand == gemm::Operand::C) {
+                    for (int e = 0; e < i.access.width / 4; ++e)
+                      ++(i.access.access == gemm::Access::store ? stored : loaded)[size_t(element + e)];
+                  } else if (i.access.access == gemm::Access::store) {
+                    auto& writes = staged[{block.x, i.iteration}];
+                    if (writes.empty()) writes.assign(size_t(step13::consumers(c) * step13::kStagingBytes / 4), 0);
+                    for (int e = 0; e < 2; ++e) ++writes[size_t(element + e)];
+                  }
+                }
+              });
+            });
+        // 8-byte stores are served by half-warps, and in each half-warp rows 2i and 2i + 1 of the
+        // slice land in the same bank group (the copy engine's swizzle XORs the chunk with row % 8,
+        // which keeps a pair of chunks together): 2 wavefronts a half, twice the minimum.
+        EXPECT_EQ(totals.shared_store_wavefronts, 4 * totals.shared_store_requests);
+        const int slices = c.bn / step13::slice_cols(4);
+        for (const auto& [key, writes] : staged)
+          for (int n : writes) ASSERT_EQ(n, slices / 2) << "block " << key.first << " tile " << key.second;
+        if (by_copy_engine) {
+          EXPECT_EQ(totals.global_load_requests + totals.global_store_requests, 0);
+          continue;
+        }
+        for (size_t e = 0; e < stored.size(); ++e) {
+          ASSERT_EQ(stored[e], 1) << "C element " << e;
+          ASSERT_EQ(loaded[e], beta != 0 ? 1 : 0);
+        }
+      }
+}
+
+// Closed form, the copy engine's path: 256 x 512 on the default configuration is 2 units of 2
+// tiles, 4 blocks with one tile each; each consumer warp writes 8 slices of 8 pairs (f32).
+TEST(Mapping13, TraceCountsForTheCopyEnginePath) {
+  const Config d = step13::kConfigs[0];
+  gemm::TraceProblem problem;
+  problem.shape = {2 * d.bm, 2 * d.bn, 64};
+  problem.params = step13::to_params(d);
+  const gemm::AccessTotals totals = gemm::predict_launch(
+      step13::trace_launch_shape(problem, d), [&](const gemm::Dim3& block, int warp, const gemm::TraceSink& sink) {
+        step13::trace_warp(problem, block, warp, sink);
+      });
+  const long long consumer_warps = 4LL * step13::consumers(d) * 4;
+  EXPECT_EQ(totals.shared_store_requests, consumer_warps * (d.bn / 32) * 8);
+  EXPECT_EQ(totals.shared_load_requests, 0);
+  EXPECT_EQ(totals.global_store_sectors, 0);
 }
