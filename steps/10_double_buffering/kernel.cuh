@@ -251,7 +251,7 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]),
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   constexpr Config cfg = kConfigs[kConfig];
   extern __shared__ __align__(16) float stages[];  // STAGES x (a_tile_t[BK][BM + 4], b_tile[BK][BN])
-  if (int(blockIdx.y * gridDim.x + blockIdx.x) < first_tile) return;
+  if (tile_index(shape, cfg, {int(blockIdx.x), int(blockIdx.y), 0}) < first_tile) return;
   const ThreadCoord t = gemm::this_thread();
   float acc[cfg.tm][cfg.tn] = {};
   multiply<kConfig, kWideBC>(shape, t, a, b, 0, k_tiles(shape, cfg), stages, acc);

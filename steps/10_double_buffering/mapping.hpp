@@ -121,6 +121,10 @@ GEMM_HD gemm::Dim3 tile_at(const GemmShape& shape, const Config& c, int tile) {
   const int tiles_m = tile_grid(shape, c).x;
   return {tile % tiles_m, tile / tiles_m, 0};
 }
+// Its inverse: the number of the tile at these tile-grid coordinates (a whole tile's block).
+GEMM_HD int tile_index(const GemmShape& shape, const Config& c, const gemm::Dim3& at) {
+  return at.y * tile_grid(shape, c).x + at.x;
+}
 
 // Waves of blocks a launch takes on `sms` multiprocessors: these kernels fit MINB blocks per SM (one
 // for the default and its transpose, which need about 240 registers per thread).

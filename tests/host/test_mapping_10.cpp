@@ -257,3 +257,20 @@ TEST(Mapping10, PartialSlotIsABijection) {
     for (int h : hits) ASSERT_EQ(h, 1);
   }
 }
+
+// The whole tiles' kernel finds its tile's number from its block coordinates (tile_index), to leave
+// at once where the tile is one of the split ones: the inverse of tile_at over the whole grid.
+TEST(Mapping10, TileIndexInvertsTileAt) {
+  for (const step10::Config& c : step10::kConfigs)
+    for (const gemm::GemmShape& shape : {gemm::GemmShape{4096, 4096, 64}, gemm::GemmShape{1000, 999, 8},
+                                         gemm::GemmShape{1, 1, 1}, gemm::GemmShape{4095, 4097, 8}}) {
+      const gemm::Dim3 grid = step10::launch_shape(shape, c).grid;
+      ASSERT_EQ(grid.x * grid.y, step10::tile_count(shape, c));
+      for (int tile = 0; tile < step10::tile_count(shape, c); ++tile) {
+        const gemm::Dim3 at = step10::tile_at(shape, c, tile);
+        ASSERT_LT(at.x, grid.x);
+        ASSERT_LT(at.y, grid.y);
+        ASSERT_EQ(step10::tile_index(shape, c, at), tile);
+      }
+    }
+}
