@@ -45,7 +45,8 @@ CHECKED = ["global_load_sectors", "global_store_sectors", "shared_load_wavefront
 GEMM_CASES = [(0.0, ["128x128x128"]), (0.5, ["33x17x45", "100x75x64"])]
 # Steps whose shapes obey a rule (tensor cores: K and the stored rows multiples of 8) take their own.
 GEMM_CASES_FOR = {"11_wmma": [(0.0, ["128x128x128"]), (0.5, ["40x24x48", "104x72x64"])],
-                  "12_mma_pipeline": [(0.0, ["128x128x128"]), (0.5, ["40x24x48", "104x72x64"])]}
+                  "12_mma_pipeline": [(0.0, ["128x128x128"]), (0.5, ["40x24x48", "104x72x64"])],
+                  "13_hopper_wgmma": [(0.0, ["128x128x128", "264x520x64"]), (0.5, ["40x24x48", "104x72x64", "264x520x64"])]}
 GEMM_TOLERANCE = 0.02
 # Programs profiled and recorded but not held to the rule, each with the reason (an open item, not a
 # pass): the file keeps their measured and predicted counters side by side.
@@ -58,6 +59,10 @@ NOT_HELD = {
                "layout to the compiler), so the shared wavefronts are the copies and the epilogue's reads only",
     "12_mma_pipeline": "cp.async (LDGSTS) as for step 10, and ldmatrix, whose wavefronts the model prices as "
                        "16-byte shared loads; neither rule is measured yet (docs/access-model.md)",
+    "13_hopper_wgmma": "instructions and global sectors match exactly, but the shared wavefronts run above the "
+                       "model: a few percent for the staging writes, and well beyond 2% for the read-backs where "
+                       "both consumer warpgroups read back at once; the cause is not yet measured "
+                       "(docs/13-hopper-wgmma.md)",
 }
 # The bank demos: exact, except shared-load wavefronts, which the hardware reports up to this much
 # above the model, by an amount that changes from run to run of the same kernel (see

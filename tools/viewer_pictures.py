@@ -37,6 +37,8 @@ PICTURES = [
                                  "--iteration", "0", "--instruction", "1"]),
     ("viewer-access-12.png", ["--panel", "access", "--step", "12_mma_pipeline", "--shape", "128x256x64",
                               "--iteration", "0", "--instruction", "28"]),
+    ("viewer-access-13.png", ["--panel", "access", "--step", "13_hopper_wgmma", "--shape", "128x256x64",
+                              "--warp", "4", "--iteration", "0", "--instruction", "0"]),
     ("viewer-performance.png", ["--panel", "performance"]),
     ("viewer-performance-tensor.png", ["--panel", "performance", "--perf", "tensor"]),
 ]

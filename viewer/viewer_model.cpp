@@ -91,6 +91,21 @@ bool writes_result(const TraceInstruction& i) {
 }
 }  // namespace
 
+bool OwnerMap::any_owned() const {
+  return std::any_of(packed.begin(), packed.end(), [](std::uint32_t p) { return p != kNone; });
+}
+
+int first_traced_warp(const TracedProgram& program, const TraceProblem& given, const Dim3& block) {
+  const TraceProblem problem = with_defaults(program, given);
+  const int warps = warps_per_block(program.launch(problem).block);
+  for (int warp = 0; warp < warps; ++warp) {
+    bool issues = false;
+    program.trace(problem, block, warp, [&](const TraceInstruction&) { issues = true; });
+    if (issues) return warp;
+  }
+  return 0;
+}
+
 OwnerMap owner_map(const TracedProgram& program, const TraceProblem& given) {
   TraceProblem problem = with_defaults(program, given);
   OwnerMap map;

@@ -53,6 +53,8 @@ struct OwnerMap {
   static constexpr std::uint32_t kNone = 0xffffffffu;
   Owner at(int row, int col) const;
   Rgba colour(int row, int col, ColourBy by) const;
+  // Whether any thread stores an element (step 13 with the copy engine storing C: none does).
+  bool any_owned() const;
 };
 OwnerMap owner_map(const TracedProgram& program, const TraceProblem& problem);
 // The largest side the viewer traces a thread map for.
@@ -68,6 +70,9 @@ struct WarpTrace {
   std::vector<int> at_iteration(int iteration) const;
 };
 WarpTrace warp_trace(const TracedProgram& program, const TraceProblem& problem, const Dim3& block, int warp);
+// The first warp of the block that issues a memory instruction (0 if none does): in step 13 the
+// producer warps 0-3 issue none.
+int first_traced_warp(const TracedProgram& program, const TraceProblem& problem, const Dim3& block);
 
 // How an operand is drawn: a matrix of rows x cols elements (A, B, C, a demo's output), or a shared
 // buffer as rows of 32 words, one column per bank.

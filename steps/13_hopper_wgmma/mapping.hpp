@@ -247,9 +247,12 @@ GEMM_HD int accumulator_col(int lane, int reg) { return 8 * (reg / 4) + 2 * (lan
 // stores the box to C with TMA (beta = 0 and C's rows 16-byte aligned: while the copy engine reads
 // one half, the consumer fills the other, and it goes back to the tensor cores after the last), or
 // the consumer's threads read the slice back along its rows, 4 values each, add beta * C and store
-// (f32 staging). The swizzle makes the pair writes of a warp (8 rows, 4 lanes each) take the
-// minimum 2 wavefronts (f32; 1 for f16), and 8 lanes reading 8 consecutive chunks of a row hit 8
-// different bank groups.
+// (f32 staging). The swizzle spreads a warp's pair writes (8 rows, 4 lanes each) over all 8 bank
+// groups, 4 lanes in each: f16 pairs take the minimum 1 wavefront. f32 pairs take 4, twice the
+// minimum: the hardware serves 8-byte stores by half-warps, and in each half-warp rows 2i and
+// 2i + 1 share a bank group (XOR with row % 8 keeps a pair of chunks together), which the layout
+// of the copy engine's box fixes. 8 lanes reading 8 consecutive chunks of a row hit 8 different
+// bank groups.
 GEMM_HD constexpr int c_box_cols(int out_bytes) { return kSwizzleBytes / out_bytes; }
 GEMM_HD constexpr int slice_cols(int staged_bytes) { return c_box_cols(staged_bytes); }
 constexpr int kRun = 4;  // values per read-back

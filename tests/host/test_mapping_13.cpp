@@ -206,9 +206,10 @@ TEST(Mapping13, StagingIsConflictFreeAndComplete) {
     const step13::BoxCoord at = step13::c_box(128, 512, 3, staged_bytes);
     ASSERT_EQ(at.outer, 128);
     ASSERT_EQ(at.inner, 512 + 3 * cols);
-    // Writes: a warp's pair stores put 4 lanes in each 16-byte bank group: 2 wavefronts for
-    // 8-byte pairs (f32), 1 for 4-byte pairs (f16), the minimum for the bytes written. The
-    // accumulators of slice s are registers s * cols / 2 .. (s + 1) * cols / 2 - 1.
+    // Writes: a warp's pair stores put 4 lanes in each 16-byte bank group: 1 wavefront for 4-byte
+    // pairs (f16), the minimum; 8-byte pairs (f32) are served by half-warps, where two rows share a
+    // group (4 wavefronts: TraceStagesEveryFloatAndUpdatesCOnce). The accumulators of slice s
+    // are registers s * cols / 2 .. (s + 1) * cols / 2 - 1.
     for (int slice = 0; slice < 256 / cols; ++slice)
       for (int warp = 0; warp < 4; ++warp)
         for (int reg = slice * cols / 2; reg < (slice + 1) * cols / 2; reg += 2) {
@@ -243,7 +244,7 @@ TEST(Mapping13, StagingIsConflictFreeAndComplete) {
 // each float of its staging buffer once per two slices; where the copy engine stores C, no lane
 // touches global memory; elsewhere every element of C is stored once (and read once when beta != 0),
 // runs cut by C's edge element by element.
-TEST(Mapping13, TraceStagesConflictFreeAndUpdatesCOnce) {
+TEST(Mapping13, TraceStagesEveryFloatAndUpdatesCOnce) {
   for (const Config& c : step13::kConfigs)
     for (const auto& [shape, layout] : {std::pair{GemmShape{3 * 128 + 8, 2 * 256 + 8, 64}, Layout::nn},
                                         std::pair{GemmShape{136, 100, 64}, Layout::nt},

@@ -101,7 +101,7 @@ TEST(ViewerModel, TouchesDecodeTheLaneAddresses) {
       if (program.shape_rule) {
         ASSERT_EQ(program.shape_rule(p.shape, layout), "");
       }
-      const gv::WarpTrace trace = gv::warp_trace(program, p, {0, 0, 0}, 0);
+      const gv::WarpTrace trace = gv::warp_trace(program, p, {0, 0, 0}, gv::first_traced_warp(program, p, {0, 0, 0}));
       ASSERT_FALSE(trace.instructions.empty()) << gv::program_label(program);
       for (const auto& instruction : trace.instructions) {
         const gv::OperandGrid grid = gv::operand_grid(instruction.operand, program, p, trace);

@@ -107,11 +107,12 @@ struct Case {
   float beta = 0.5f;
   int iteration_index = 1;  // which of the warp's distinct iterations
   int instruction = -1;     // -1: the last one of that iteration
-  int warp = 0;
+  int warp = -1;  // -1: the first warp that issues memory instructions (step 13: a consumer)
   gemm::Layout layout = gemm::Layout::nn;  // tensor-core steps
 };
 
-void check_case(const Case& c) {
+void check_case(const Case& given) {
+  Case c = given;
   const auto programs = gemm::traced_programs();
   const gemm::TracedProgram* program = nullptr;
   for (const auto& p : programs)
@@ -124,6 +125,7 @@ void check_case(const Case& c) {
   }
   problem.layout = c.layout;
   problem = gv::with_defaults(*program, problem);
+  if (c.warp < 0) c.warp = gv::first_traced_warp(*program, problem, {0, 0, 0});
   // The warp's instructions and the one to show, chosen here from the trace.
   std::vector<gemm::TraceInstruction> trace;
   program->trace(problem, {0, 0, 0}, c.warp, [&](const gemm::TraceInstruction& i) { trace.push_back(i); });
