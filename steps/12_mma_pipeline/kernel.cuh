@@ -96,6 +96,32 @@ __device__ __forceinline__ void store_pair(Out* at, int col, const GemmShape& sh
   }
 }
 
+// Four neighbouring f16 elements of a row of C (col .. col + 3, see quad_col): one 8-byte store when
+// they lie inside C and its rows keep them aligned (N a multiple of 4), else element by element up
+// to C's edge.
+__device__ __forceinline__ void store_quad(__half* at, int col, const GemmShape& shape, const float (&v)[4], float alpha,
+                                           float beta) {
+  float out[4];
+#pragma unroll
+  for (int e = 0; e < 4; ++e) out[e] = alpha * v[e];
+  if (col + 4 <= shape.n && shape.n % 4 == 0) {
+    if (beta != 0.0f) {  // BLAS: C is read only when beta != 0
+      const uint2 old = *reinterpret_cast<const uint2*>(at);
+      const float2 lo = __half22float2(*reinterpret_cast<const __half2*>(&old.x));
+      const float2 hi = __half22float2(*reinterpret_cast<const __half2*>(&old.y));
+      out[0] += beta * lo.x, out[1] += beta * lo.y, out[2] += beta * hi.x, out[3] += beta * hi.y;
+    }
+    uint2 packed;
+    *reinterpret_cast<__half2*>(&packed.x) = __floats2half2_rn(out[0], out[1]);
+    *reinterpret_cast<__half2*>(&packed.y) = __floats2half2_rn(out[2], out[3]);
+    *reinterpret_cast<uint2*>(at) = packed;
+  } else {
+#pragma unroll
+    for (int e = 0; e < 4; ++e)
+      if (col + e < shape.n) at[e] = __float2half_rn(beta != 0.0f ? out[e] + beta * __half2float(at[e]) : out[e]);
+  }
+}
+
 // --- The kernel ---------------------------------------------------------------------------------
 
 // One operand's copies for this thread: its first copy and where it lands in a stage; copy i is
@@ -227,19 +253,44 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
   }
   cp_async_wait<0>();  // no copy may still be writing shared memory when the block exits
 
-  // Epilogue: straight from the accumulators; each lane holds pairs of neighbouring columns.
+  // Epilogue: straight from the accumulators; each lane holds pairs of neighbouring columns. f32:
+  // a pair is 8 bytes, and a warp's store fills whole sectors. f16: neighbouring lanes first trade
+  // halves of two side-by-side n8 tiles, so that each stores 4 columns (keeps_right_tile, quad_col).
+  if constexpr (std::is_same_v<Out, __half>) {
+    static_assert(kFragCols % 2 == 0, "the f16 epilogue pairs n8 tiles");
+    const bool keeps_right = keeps_right_tile(lane);
 #pragma unroll
-  for (int i = 0; i < kFragRows; ++i)
+    for (int i = 0; i < kFragRows; ++i)
 #pragma unroll
-    for (int j = 0; j < kFragCols; ++j)
+      for (int j = 0; j < kFragCols; j += 2)
 #pragma unroll
-      for (int half = 0; half < 2; ++half) {
-        const int row = block_m + fragment_row(warp, cfg, i) + accumulator_row(lane, 2 * half);
-        const int col = block_n + fragment_col(warp, cfg, j) + accumulator_col(lane, 2 * half);
-        if (row < shape.m && col < shape.n)
-          store_pair(c + (long long)row * shape.n + col, col, shape, acc[i][j][2 * half], acc[i][j][2 * half + 1], alpha,
-                     beta);
-      }
+        for (int half = 0; half < 2; ++half) {
+          const float left0 = acc[i][j][2 * half], left1 = acc[i][j][2 * half + 1];
+          const float right0 = acc[i][j + 1][2 * half], right1 = acc[i][j + 1][2 * half + 1];
+          // Keep one tile's pair, hand the neighbour the other's (every lane takes part).
+          const float kept0 = keeps_right ? right0 : left0, kept1 = keeps_right ? right1 : left1;
+          const float got0 = __shfl_xor_sync(0xffffffffu, keeps_right ? left0 : right0, 1);
+          const float got1 = __shfl_xor_sync(0xffffffffu, keeps_right ? left1 : right1, 1);
+          const float quad[4] = {keeps_right ? got0 : kept0, keeps_right ? got1 : kept1,
+                                 keeps_right ? kept0 : got0, keeps_right ? kept1 : got1};
+          const int row = block_m + fragment_row(warp, cfg, i) + accumulator_row(lane, 2 * half);
+          const int col = block_n + fragment_col(warp, cfg, j) + quad_col(lane);
+          if (row < shape.m && col < shape.n) store_quad(c + (long long)row * shape.n + col, col, shape, quad, alpha, beta);
+        }
+  } else {
+#pragma unroll
+    for (int i = 0; i < kFragRows; ++i)
+#pragma unroll
+      for (int j = 0; j < kFragCols; ++j)
+#pragma unroll
+        for (int half = 0; half < 2; ++half) {
+          const int row = block_m + fragment_row(warp, cfg, i) + accumulator_row(lane, 2 * half);
+          const int col = block_n + fragment_col(warp, cfg, j) + accumulator_col(lane, 2 * half);
+          if (row < shape.m && col < shape.n)
+            store_pair(c + (long long)row * shape.n + col, col, shape, acc[i][j][2 * half], acc[i][j][2 * half + 1],
+                       alpha, beta);
+        }
+  }
 #endif  // sm_80+: the harness refuses older GPUs before launching (min_cc)
 }
 

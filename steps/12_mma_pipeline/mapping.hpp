@@ -247,6 +247,16 @@ GEMM_HD constexpr FragmentStep fragment_step(const OperandTile& t, int fragment,
 GEMM_HD int accumulator_row(int lane, int reg) { return lane / 4 + (reg / 2) * 8; }
 GEMM_HD int accumulator_col(int lane, int reg) { return 2 * (lane % 4) + reg % 2; }
 
+// f16 output: a lane's two columns of an n8 tile are 4 bytes, so stores straight from the
+// accumulators would fill only half of each 32-byte sector they touch (8 rows x 16 bytes per
+// warp). Neighbouring lanes (lane ^ 1, on the same row) trade halves of two side-by-side n8 tiles
+// j and j + 1: even lanes keep their columns of tile j and take their neighbour's, odd lanes
+// those of tile j + 1. Each lane then holds 4 consecutive columns from quad_col (within the 16
+// columns of the two tiles), one 8-byte store, and a warp's store covers 8 rows x 32 bytes: whole
+// sectors.
+GEMM_HD bool keeps_right_tile(int lane) { return lane % 2 == 1; }
+GEMM_HD int quad_col(int lane) { return keeps_right_tile(lane) ? kMmaN + 2 * (lane % 4 - 1) : 2 * (lane % 4); }
+
 // The 16 x 8 tile (i, j) of a warp: rows warp_row * WM + 16 i .., columns warp_col * WN + 8 j ..
 GEMM_HD int fragment_row(int warp, const Config& c, int i) { return warp_row(warp, c) * c.wm + i * kMmaM; }
 GEMM_HD int fragment_col(int warp, const Config& c, int j) { return warp_col(warp, c) * c.wn + j * kMmaN; }

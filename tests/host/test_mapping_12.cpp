@@ -5,6 +5,7 @@
 // the swizzle must leave every ldmatrix matrix and every quarter-warp of copies conflict-free.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 #include <string>
@@ -316,4 +317,29 @@ TEST(Mapping12, TraceIsConflictFreeAndCoversC) {
       EXPECT_EQ(totals.shared_store_wavefronts, 4 * totals.shared_store_requests);
       for (int n : written) ASSERT_EQ(n, 1);
     }
+}
+
+// f16 output: after neighbouring lanes trade halves of two side-by-side n8 tiles, each lane's 4
+// consecutive columns (quad_col) are values it holds or its neighbour (lane ^ 1, same row) handed
+// it, and the warp's quads cover the 8 rows x 16 columns of the two tiles once, 8-byte aligned.
+TEST(Mapping12, F16QuadsCoverTwoTilesOnce) {
+  std::vector<int> covered(8 * 16, 0);
+  for (int lane = 0; lane < 32; ++lane) {
+    const int partner = lane ^ 1;
+    ASSERT_EQ(step12::accumulator_row(lane, 0), step12::accumulator_row(partner, 0));
+    const int first = step12::quad_col(lane);
+    ASSERT_EQ(first % 4, 0) << "8-byte aligned";
+    const bool right = step12::keeps_right_tile(lane);
+    ASSERT_NE(right, step12::keeps_right_tile(partner));
+    // The four columns: this lane's pair and the partner's pair of the kept tile, in column order.
+    const int tile0 = right ? step12::kMmaN : 0;
+    std::vector<int> held = {tile0 + step12::accumulator_col(lane, 0), tile0 + step12::accumulator_col(lane, 1),
+                             tile0 + step12::accumulator_col(partner, 0), tile0 + step12::accumulator_col(partner, 1)};
+    std::sort(held.begin(), held.end());
+    for (int e = 0; e < 4; ++e) {
+      ASSERT_EQ(held[size_t(e)], first + e) << "lane " << lane;
+      ++covered[size_t(step12::accumulator_row(lane, 0)) * 16 + size_t(first + e)];
+    }
+  }
+  for (int n : covered) ASSERT_EQ(n, 1);
 }
