@@ -120,9 +120,9 @@ GEMM_HD int units(const GemmShape& s, const Config& c) { return unit_rows(s, c) 
 
 // The clusters of the persistent grid: the blocks of cluster q take units q, q + clusters,
 // q + 2 clusters, ..., so the grid takes ceil(units / clusters) rounds. It has as few clusters as
-// take that many rounds (at 4096^3, 256 units on the H100's 66 pairs of SMs: 4 rounds, so 64
-// clusters, 4 units each, not 58 with 4 and 8 with 3): the rounds cost the same, and every block
-// ends together, with SMs left idle from the start rather than in the last round.
+// take that many rounds (at 4096^3, 256 units with room for 66 clusters, 132 SMs in pairs: 4
+// rounds, so 64 clusters, 4 units each, not 58 with 4 and 8 with 3): the rounds cost the same, and
+// every block ends together, with SMs left idle from the start rather than in the last round.
 GEMM_HD int persistent_clusters(const GemmShape& shape, const Config& c, int sms) {
   const int count = units(shape, c), fit = sms / c.cluster;
   if (count <= fit) return count;
