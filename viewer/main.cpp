@@ -51,7 +51,7 @@ struct Args {
   float beta = 0;
   std::map<std::string, int> params;
   Dim3 block{0, 0, 0};
-  int warp = 0, instruction = 0, iteration = -1, frames = 0;
+  int warp = -1, instruction = 0, iteration = -1, frames = 0;  // warp -1: the first that issues memory instructions
   int width = 1600, height = 900;
   int sms = 0;  // 0: the first results file's GPU
   gemm::Layout layout = gemm::Layout::nn;
@@ -66,7 +66,8 @@ const char* kUsage =
     "  --layout nn|nt|tn    how a tensor-core step's A and B are stored (default nn)\n"
     "  --sms N              the GPU's SMs, for a step that picks its tile by shape when no --param is\n"
     "                       given, as the program does (default: the first results file's GPU)\n"
-    "  --block X,Y          the block of the selected warp (default 0,0); --warp W (default 0)\n"
+    "  --block X,Y          the block of the selected warp (default 0,0); --warp W (default: the block's\n"
+    "                       first warp with memory instructions, 0 but in step 13)\n"
     "  --iteration I        the loop iteration shown (default: the first); --instruction J (its J-th)\n"
     "  --colour block|warp|thread   how the thread map is coloured (default thread)\n"
     "  --perf fp32|tensor   the performance panel's runs: fp32 steps or tensor-core steps (default fp32)\n"
@@ -126,7 +127,10 @@ Args parse(int argc, char** argv) {
       const auto comma = value.find(',');
       if (comma == std::string::npos) usage_error("--block must be X,Y, got '" + value + "'");
       a.block = {to_int(value.substr(0, comma), "--block X"), to_int(value.substr(comma + 1), "--block Y"), 0};
-    } else if (arg == "--warp") a.warp = to_int(value, "--warp");
+    } else if (arg == "--warp") {
+      a.warp = to_int(value, "--warp");
+      if (a.warp < 0) usage_error("--warp must be 0 or more");
+    }
     else if (arg == "--iteration") a.iteration = to_int(value, "--iteration");
     else if (arg == "--layout") {
       if (value == "nn") a.layout = gemm::Layout::nn;
@@ -253,10 +257,10 @@ struct App {
     program = index;
     params.clear();
     block = {0, 0, 0};
-    warp = 0;
     map_dirty = trace_dirty = true;
     iteration_index = instruction_index = 0;
     fit_shape();
+    warp = first_traced_warp(current(), problem(), block);  // step 13: its first consumer warp
   }
   // A step with a shape rule (the tensor-core steps: K and the stored rows multiples of 8) is shown
   // only for shapes its program takes: M, N and K rounded up to multiples of 8, with the rule said.
@@ -828,8 +832,8 @@ void controls(App& app) {
           if (ImGui::Selectable(text.c_str(), config == p.params)) {
             app.params = config;
             app.map_dirty = app.trace_dirty = true;
-            app.warp = 0;
             app.block = {0, 0, 0};
+            app.warp = first_traced_warp(app.current(), app.problem(), app.block);
           }
         }
         ImGui::EndCombo();
@@ -1002,10 +1006,10 @@ int main(int argc, char** argv) {
   const LaunchShape launch = app.current().launch(app.problem());
   if (args.block.x >= launch.grid.x || args.block.y >= launch.grid.y)
     usage_error("--block is outside the grid of " + std::to_string(launch.grid.x) + " x " + std::to_string(launch.grid.y));
-  if (args.warp < 0 || args.warp >= warps_per_block(launch.block))
+  if (args.warp >= warps_per_block(launch.block))
     usage_error("--warp must be below " + std::to_string(warps_per_block(launch.block)));
   app.block = args.block;
-  app.warp = args.warp;
+  app.warp = args.warp >= 0 ? args.warp : first_traced_warp(app.current(), app.problem(), app.block);
   app.trace = warp_trace(app.current(), app.problem(), app.block, app.warp);
   app.trace_dirty = false;
   if (args.iteration >= 0) {

@@ -318,8 +318,8 @@ TEST(ViewerScreenshots, MalformedOrMissingResultsGiveAMessageNotACrash) {
 }
 
 TEST(ViewerScreenshots, BadArgumentsAreUsageErrors) {
-  for (const char* args : {"--step 99_nothing", "--shape 0x4x4", "--warp 999", "--panel nowhere", "--frames x",
-                           "--perf maybe", "--beta half"}) {
+  for (const char* args : {"--step 99_nothing", "--shape 0x4x4", "--warp 999", "--warp -1", "--panel nowhere",
+                           "--frames x", "--perf maybe", "--beta half"}) {
     const Shot shot = run_viewer("usage", std::string(args));
     EXPECT_EQ(WEXITSTATUS(shot.exit_code), 2) << args << ": " << shot.output;
     EXPECT_NE(shot.output.find("gemm_viewer:"), std::string::npos) << args;
@@ -338,4 +338,15 @@ TEST(ViewerScreenshots, FrameTimeAt256x256) {
   ASSERT_NE(map, nullptr);
   EXPECT_EQ(int((*map)["rows"]) * int((*map)["cols"]), 256 * 256);
   EXPECT_LT(ms, 16.0);
+}
+
+TEST(ViewerScreenshots, OpensOnTheFirstWarpWithMemoryInstructions) {
+  // Step 13's warps 0-3 are the producer (the copy engine's copies): without --warp the viewer
+  // shows the first consumer warp; every other step opens on warp 0.
+  const Shot shot13 = run_viewer("first_warp_13", "--step 13_hopper_wgmma --shape 128x256x64");
+  ASSERT_EQ(shot13.exit_code, 0) << shot13.output;
+  EXPECT_EQ(int(shot13.geometry["selection"]["warp"]), 4);
+  const Shot shot09 = run_viewer("first_warp_09", "--step 09_warptiling");
+  ASSERT_EQ(shot09.exit_code, 0) << shot09.output;
+  EXPECT_EQ(int(shot09.geometry["selection"]["warp"]), 0);
 }
