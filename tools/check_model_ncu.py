@@ -4,7 +4,8 @@ at small shapes, compares the measured counters with model_predict's, and writes
 <out>/model-vs-ncu-<gpu>.json (the shipped one: docs/results/).
 
 Agreement: exact for the bank demos, within 2% for the GEMM steps. Exits 0 when all agree, 1 when
-one does not, 77 when there is no GPU or no ncu (CTest: skipped).
+one does not, 77 when there is no GPU or no ncu (CTest: skipped). A program the GPU cannot run (it
+exits 77: step 13 needs compute capability 9.0) is skipped and listed as such in the file.
 
     tools/check_model_ncu.py --build build --out docs/results
 """
@@ -84,11 +85,17 @@ def have_gpu():
         return False
 
 
+class NoSuitableGpu(Exception):
+    """The program exited 77: the GPU present cannot run it (step 13 needs compute capability 9.0)."""
+
+
 def measure(ncu, program_args, kernel):
     """Profiles every launch of `kernel` in one run of the program; returns their counters in order."""
     metrics = [metric for parts in COUNTERS.values() for metric in parts]
     command = [ncu, "--csv", "--metrics", ",".join(metrics), "-k", f"regex:{kernel}"] + program_args
     done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode == 77:
+        raise NoSuitableGpu(f"{os.path.basename(program_args[0])} exited 77 (this GPU cannot run it)")
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(command)} exited {done.returncode}: {done.stderr.strip()[-400:]}")
     text = done.stdout[done.stdout.find('"ID"'):]
@@ -110,6 +117,25 @@ def predict(build, step, variant, shape, beta):
     else:
         command += ["--shape", shape, "--beta", str(beta)]
     return json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
+
+
+def profile_program(step, kernel, kind, variants, build, ncu, compare, repeats):
+    """Profiles one program's cases and hands each one's counters to compare()."""
+    binary = os.path.join(build, "bin", step)
+    if kind == "fixed":
+        # One run of the demo launches every variant once, in list order.
+        launches = measure(ncu, [binary, "--check-only"], kernel)
+        if len(launches) != len(variants):
+            raise RuntimeError(f"{step}: {len(launches)} launches profiled for {len(variants)} variants")
+        for variant, measured in zip(variants, launches):
+            compare(step, variant, None, None, measured, exact=True)
+        again = measure(ncu, [binary, "--check-only", "--variant", variants[0]], kernel)[0]
+        repeats.append({"step": step, "variant": variants[0], "first": launches[0], "second": again})
+    else:
+        for beta, shapes in GEMM_CASES_FOR.get(step, GEMM_CASES):
+            launches = measure(ncu, [binary, "--check-only", "--shapes", ",".join(shapes), "--beta", str(beta)], kernel)
+            for shape, measured in zip(shapes, launches):
+                compare(step, "", shape, beta, measured, exact=False)
 
 
 def main():
@@ -175,35 +201,25 @@ def main():
             f"{name} {c['measured']}/{c['predicted']}" for name, c in counters.items()), flush=True)
 
     repeats = []  # the same demo kernel profiled twice: the run-to-run spread of each counter
+    skipped = []  # programs this GPU cannot run, each with the reason
     for step, (kernel, kind, variants) in programs.items():
-        binary = os.path.join(args.build, "bin", step)
-        if kind == "fixed":
-            # One run of the demo launches every variant once, in list order.
-            launches = measure(ncu, [binary, "--check-only"], kernel)
-            if len(launches) != len(variants):
-                raise RuntimeError(f"{step}: {len(launches)} launches profiled for {len(variants)} variants")
-            for variant, measured in zip(variants, launches):
-                compare(step, variant, None, None, measured, exact=True)
-            again = measure(ncu, [binary, "--check-only", "--variant", variants[0]], kernel)[0]
-            repeats.append({"step": step, "variant": variants[0], "first": launches[0], "second": again})
-        else:
-            for beta, shapes in GEMM_CASES_FOR.get(step, GEMM_CASES):
-                launches = measure(ncu, [binary, "--check-only", "--shapes", ",".join(shapes), "--beta", str(beta)],
-                                   kernel)
-                for shape, measured in zip(shapes, launches):
-                    compare(step, "", shape, beta, measured, exact=False)
+        try:
+            profile_program(step, kernel, kind, variants, args.build, ncu, compare, repeats)
+        except NoSuitableGpu as reason:
+            print(f"skipped  {step}: {reason}", flush=True)
+            skipped.append({"step": step, "reason": str(reason)})
     out_dir = args.out or os.path.join(args.build, "results")
     os.makedirs(out_dir, exist_ok=True)
     path = os.path.join(out_dir, f"model-vs-ncu-{slug(gpu)}.json")
     ncu_version = subprocess.run([ncu, "--version"], capture_output=True, text=True).stdout.strip().splitlines()[-1]
     document = {"schema": "gemm-steps-model-vs-ncu/1", "gpu": gpu, "ncu": ncu_version, "commit": git_commit(),
-                "counters": COUNTERS, "cases": cases, "repeated_profiles": repeats}
+                "counters": COUNTERS, "cases": cases, "repeated_profiles": repeats, "skipped": skipped}
     with open(path, "w", encoding="utf-8") as handle:
         json.dump(document, handle, indent=2)
         handle.write("\n")
     held = sum(1 for case in cases if case["held"])
     print(f"{held - disagreements} passed, {disagreements} failed, {len(cases) - held} not held to a rule "
-          f"({', '.join(NOT_HELD)})  ({path})")
+          f"({', '.join(NOT_HELD)}), {len(skipped)} program(s) skipped  ({path})")
     return 1 if disagreements else 0
 
 

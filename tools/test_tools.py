@@ -7,6 +7,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import check_doc_commands  # noqa: E402
+import check_model_ncu  # noqa: E402
 import render_docs  # noqa: E402
 import results_lib  # noqa: E402
 
@@ -123,6 +124,24 @@ class DocCommandsTest(unittest.TestCase):
         self.assertEqual([(program, arguments) for _, _, program, arguments in found],
                          [("12_mma_pipeline", ["--param", "BK=32", "--layout", "tn"])])
         self.assertEqual(found[0][1], 3)
+
+
+class ProfilerTest(unittest.TestCase):
+    def fake_ncu(self, folder, code):
+        path = os.path.join(folder, "ncu")
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(f"#!/bin/sh\nexit {code}\n")
+        os.chmod(path, 0o755)
+        return path
+
+    def test_a_program_this_gpu_cannot_run_is_skipped_not_an_error(self):
+        # Exit 77 (no suitable GPU: step 13 on a GPU other than compute capability 9.0) is its own
+        # exception, which the tool records as skipped; any other failure stays an error.
+        with tempfile.TemporaryDirectory() as folder:
+            with self.assertRaises(check_model_ncu.NoSuitableGpu):
+                check_model_ncu.measure(self.fake_ncu(folder, 77), ["build/bin/13_hopper_wgmma"], "hopper_gemm")
+            with self.assertRaises(RuntimeError):
+                check_model_ncu.measure(self.fake_ncu(folder, 3), ["build/bin/13_hopper_wgmma"], "hopper_gemm")
 
 
 if __name__ == "__main__":
