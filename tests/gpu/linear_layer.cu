@@ -10,14 +10,12 @@
 #include <string>
 #include <vector>
 
-#include "11_wmma/kernel.cuh"
-#include "12_mma_pipeline/kernel.cuh"
-#include "13_hopper_wgmma/kernel.cuh"
 #include "cpu_gemm.hpp"
 #include "cublas_ref.cuh"
 #include "device_buffer.cuh"
 #include "exit_codes.hpp"
 #include "gpu.cuh"
+#include "linear_layer_step.hpp"
 #include "program.cuh"
 #include "random.hpp"
 #include "verify.hpp"
@@ -53,29 +51,12 @@ std::vector<float> transpose(const Matrix& m) {
   return t;
 }
 
-// The step under test, with its default configuration.
-struct Step {
-  std::string name;
-  int min_cc = 75, only_cc = 0;
-  std::function<void(const gemm::TcProblem&, cudaStream_t)> launch;
-};
+using linear_layer::Step;
 
 Step step_named(const std::string& name) {
-  if (name == "11") {
-    const step11::Config c = step11::kConfigs[0];
-    const gemm::Params params{{"BM", c.bm}, {"BN", c.bn}, {"BK", c.bk}, {"WM", c.wm}, {"WN", c.wn}};
-    return {"11_wmma", 75, 0, [params](const gemm::TcProblem& p, cudaStream_t s) { step11::launch(p, params, s); }};
-  }
-  if (name == "12") {
-    const step12::Config c = step12::kConfigs[0];
-    const gemm::Params params = step12::to_params(c);
-    return {"12_mma_pipeline", 80, 0, [params](const gemm::TcProblem& p, cudaStream_t s) { step12::launch(p, params, s); }};
-  }
-  if (name == "13") {
-    const step13::Config c = step13::kConfigs[0];
-    const gemm::Params params = step13::to_params(c);
-    return {"13_hopper_wgmma", 90, 90, [params](const gemm::TcProblem& p, cudaStream_t s) { step13::launch(p, params, s); }};
-  }
+  if (name == "11") return linear_layer::step11();
+  if (name == "12") return linear_layer::step12();
+  if (name == "13") return linear_layer::step13();
   throw gemm::UsageError("unknown step '" + name + "': use 11, 12 or 13 (usage: linear_layer_test STEP f16|bf16)");
 }
 

@@ -1,0 +1,25 @@
+// The tensor-core step a linear-layer test runs, with its default configuration. Each step's
+// kernels are compiled in a file of their own (linear_layer_11.cu, _12.cu, _13.cu), for the
+// architectures that step is built for, so that the three compile in parallel.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include <cuda_runtime.h>
+
+#include "run_tc_step.cuh"
+
+namespace linear_layer {
+
+struct Step {
+  std::string name;
+  int min_cc = 75, only_cc = 0;  // as the step's own program refuses GPUs (select_device)
+  std::function<void(const gemm::TcProblem&, cudaStream_t)> launch;
+};
+
+Step step11();
+Step step12();
+Step step13();
+
+}  // namespace linear_layer
