@@ -284,7 +284,7 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
     const int warp_in_group = (int(threadIdx.x) / kWarpSize) % (kWarpgroup / kWarpSize);
     const int lane = int(threadIdx.x) % kWarpSize;
     const Descriptor a_strides = descriptor_strides(a_op), b_strides = descriptor_strides(b_op);
-    unsigned char* staging = shared + (stage0 - shared_address(shared)) + cfg.stages * kStageBytes + consumer * kStagingBytes;
+    unsigned char* staging = shared + (stage0 - shared_address(shared)) + cfg.stages * kStageBytes;  // the consumers' buffers
     const bool store_with_tma = tma_stores_c(shape, beta, int(sizeof(Out)));
     const bool leader = threadIdx.x % kWarpgroup == 0;  // issues the consumer's TMA stores
     const std::uint64_t c_policy = evict_first_policy();
@@ -335,7 +335,7 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
         constexpr int kStaged = decltype(staged_bytes)::value, kCols = slice_cols(kStaged);
         static_for<0, cfg.bn / kCols>([&](auto slice_index) {
           constexpr int slice = decltype(slice_index)::value;
-          unsigned char* half = staging + staging_half * kStagingBoxBytes;
+          unsigned char* half = staging + staging_half_byte(consumer, staging_half);
 #pragma unroll
           for (int reg = slice * kCols / 2; reg < (slice + 1) * kCols / 2; reg += 2) {
             const int row = accumulator_row(warp_in_group, lane, reg), col = accumulator_col(lane, reg) - slice * kCols;

@@ -261,6 +261,9 @@ GEMM_HD int staging_byte(int row, int col, int staged_bytes) {
   const int in_row = col * staged_bytes;
   return row * kSwizzleBytes + ((in_row / 16) ^ (row % 8)) * 16 + in_row % 16;
 }
+// Where half `half` of consumer `consumer`'s staging buffer starts, in bytes from the first
+// consumer's buffer (the kernel and the trace).
+GEMM_HD constexpr int staging_half_byte(int consumer, int half) { return consumer * kStagingBytes + half * kStagingBoxBytes; }
 // The 4 values that read-back `i` of a consumer thread (0 <= thread < 128) takes (f32 staging):
 // consecutive threads walk a row (8 runs).
 struct StagedChunk {
@@ -314,14 +317,13 @@ inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& bloc
   const int clusters = trace_launch_shape(problem, c).grid.x / c.cluster;
   const int cluster = block.x / c.cluster, rank = block.x % c.cluster;
   const bool by_copy_engine = tma_stores_c(s, problem.beta, kOutBytes);
-  const int staging = consumer * kStagingBytes / kOutBytes;
   int half = 0, ordinal = 0;  // the staging half the next slice goes to; the tile's place
   for (int u = cluster; u < units(s, c); u += clusters, ++ordinal) {
     const TileCoord tile = tile_at(u, rank, s, c);
     if (tile.m >= tiles_m(s, c)) continue;  // below C: nothing stored
     const int row0 = tile.m * c.bm + consumer * kWgmmaM, col0 = tile.n * c.bn;
     for (int slice = 0; slice < c.bn / kCols; ++slice, half ^= 1) {
-      const int base = staging + half * kStagingBoxBytes / kOutBytes;
+      const int base = staging_half_byte(consumer, half) / kOutBytes;
       for (int reg = slice * kCols / 2; reg < (slice + 1) * kCols / 2; reg += 2)
         emit(gemm::make_instruction(Space::shared, Access::store, Operand::tile, 8, ordinal,
                                     "st.shared.v2 staging <- 2 accumulators (times alpha)", kEveryLane, [&](int lane) {

@@ -239,6 +239,22 @@ TEST(Mapping13, StagingIsConflictFreeAndComplete) {
   ASSERT_EQ(int(read.size()), step13::kWgmmaM * cols);
 }
 
+// The consumers' staging halves, one C box each, lie side by side and fill the staging buffers.
+TEST(Mapping13, StagingHalvesTileTheBuffers) {
+  for (const Config& c : step13::kConfigs) {
+    std::set<int> starts;
+    for (int consumer = 0; consumer < step13::consumers(c); ++consumer)
+      for (int half = 0; half < step13::kStagingSlices; ++half) starts.insert(step13::staging_half_byte(consumer, half));
+    ASSERT_EQ(int(starts.size()), step13::consumers(c) * step13::kStagingSlices);
+    int expected = 0;
+    for (int start : starts) {
+      ASSERT_EQ(start, expected);
+      expected += step13::kStagingBoxBytes;
+    }
+    ASSERT_EQ(expected, step13::consumers(c) * step13::kStagingBytes);
+  }
+}
+
 // The trace the viewer and the access model use. Over whole launches: the staging writes cost 4
 // wavefronts per instruction (256 bytes; see below) and, per consumer and tile, write
 // each float of its staging buffer once per two slices; where the copy engine stores C, no lane
