@@ -43,6 +43,10 @@ struct TracedProgram {
   std::function<std::string(const GemmShape&, Layout)> shape_rule = {};
   // What a trace's iteration counts, for the viewer ("": k, or k-tiles from step 05 on).
   std::string iteration_unit = "";
+  // For the viewer, where a program has them: which warps issue no memory instructions of their
+  // own, and who writes C when no thread does.
+  std::string quiet_warps = "";
+  std::string c_writer = "";
 };
 
 namespace detail {
@@ -135,6 +139,9 @@ inline std::vector<TracedProgram> traced_programs() {
   list.back().tensor_core = true;
   list.back().shape_rule = tc_aligned_rows_rule;
   list.back().iteration_unit = "tile";  // the block's tiles, in the order it takes them
+  list.back().quiet_warps = "the producer warps 0-3 hand their copies to the copy engine";
+  list.back().c_writer = "the copy engine writes C when beta = 0 and C's rows are 16-byte aligned; with beta != 0 "
+                         "the consumer threads read C and store it themselves";
   return list;
 }
 

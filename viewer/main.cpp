@@ -322,8 +322,8 @@ void thread_map_panel(App& app, ImVec2 size) {
   ImGui::TextDisabled("grid %d x %d x %d blocks of %d x %d x %d threads", launch.grid.x, launch.grid.y, launch.grid.z,
                       launch.block.x, launch.block.y, launch.block.z);
   if (!app.map.any_owned())
-    ImGui::TextWrapped("No thread stores an element here: the copy engine writes C (step 13 with beta = 0 and C's rows "
-                       "16-byte aligned). With beta != 0 the consumer threads read C and store it themselves.");
+    ImGui::TextWrapped("No thread stores an element here%s%s.", program.c_writer.empty() ? "" : ": ",
+                       program.c_writer.c_str());
   const char* modes[] = {"colour by block", "colour by warp", "colour by thread (lane)"};
   int mode = int(app.colour_by);
   ImGui::SetNextItemWidth(200);
@@ -455,8 +455,9 @@ void access_panel(App& app, ImVec2 size) {
   ImGui::Text("Warp access: block (%d, %d), warp %d", app.block.x, app.block.y, app.warp);
   if (app.trace.instructions.empty()) {
     ImGui::TextWrapped("This warp issues no memory instructions: it lies past the edge of the problem, or its work "
-                       "is another unit's (step 13's producer warps 0-3 hand their copies to the copy engine). Pick "
-                       "another in the thread map.");
+                       "is another unit's%s%s%s. Pick another in the thread map.",
+                       program.quiet_warps.empty() ? "" : " (", program.quiet_warps.c_str(),
+                       program.quiet_warps.empty() ? "" : ")");
     return;
   }
   const int last = int(app.trace.iterations.size()) - 1;
