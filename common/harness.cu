@@ -93,8 +93,9 @@ void time_against_cublas(LaunchTimer& timer, int warmup, int reps, const std::fu
     reps = estimate_ms > 0 ? int(kTargetTimedMs / estimate_ms) : kMaxReps;
     reps = std::min(kMaxReps, std::max(kMinReps, reps));
   }
-  result.ours = timer.time(ours, reps);
-  result.cublas = timer.time(cublas, reps);
+  const std::vector<TimingStats> stats = timer.time_in_turn({ours, cublas}, reps);
+  result.ours = stats[0];
+  result.cublas = stats[1];
   result.timed = true;
 }
 

@@ -33,7 +33,7 @@ class LaunchTimer;
 
 // Times the step and cuBLAS the same way: `warmup` launches of each first (module loading, cuBLAS's
 // kernel choice for a new shape, clocks), then `reps` timed launches each (0: enough for about a
-// second, 5..30), every one after an L2 flush.
+// second, 5..30), every one after an L2 flush, the two in turn (one of ours, one of cuBLAS's, ...).
 void time_against_cublas(LaunchTimer& timer, int warmup, int reps, const std::function<void()>& ours,
                          const std::function<void()>& cublas, ShapeResult& result);
 

@@ -18,28 +18,37 @@ double LaunchTimer::time_once(const std::function<void()>& launch) {
   return time(launch, 1).median_ms;
 }
 
-TimingStats LaunchTimer::time(const std::function<void()>& launch, int reps) {
-  while (int(starts_.size()) < reps) {
+TimingStats LaunchTimer::time(const std::function<void()>& launch, int reps) { return time_in_turn({launch}, reps)[0]; }
+
+std::vector<TimingStats> LaunchTimer::time_in_turn(const std::vector<std::function<void()>>& launches, int reps) {
+  const int count = int(launches.size()), timed = count * reps;
+  while (int(starts_.size()) < timed) {
     cudaEvent_t start = nullptr, stop = nullptr;
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     starts_.push_back(start);
     stops_.push_back(stop);
   }
-  for (int rep = 0; rep < reps; ++rep) {
-    flush_l2(rep);
-    CUDA_CHECK(cudaEventRecord(starts_[rep], stream_));
-    launch();
-    CUDA_CHECK(cudaEventRecord(stops_[rep], stream_));
-  }
+  for (int rep = 0; rep < reps; ++rep)
+    for (int which = 0; which < count; ++which) {
+      const int event = rep * count + which;
+      flush_l2(event);
+      CUDA_CHECK(cudaEventRecord(starts_[event], stream_));
+      launches[size_t(which)]();
+      CUDA_CHECK(cudaEventRecord(stops_[event], stream_));
+    }
   CUDA_CHECK(cudaStreamSynchronize(stream_));
-  std::vector<double> samples(reps);
-  for (int rep = 0; rep < reps; ++rep) {
-    float ms = 0;
-    CUDA_CHECK(cudaEventElapsedTime(&ms, starts_[rep], stops_[rep]));
-    samples[rep] = ms;
+  std::vector<TimingStats> stats;
+  for (int which = 0; which < count; ++which) {
+    std::vector<double> samples(reps);
+    for (int rep = 0; rep < reps; ++rep) {
+      float ms = 0;
+      CUDA_CHECK(cudaEventElapsedTime(&ms, starts_[rep * count + which], stops_[rep * count + which]));
+      samples[rep] = ms;
+    }
+    stats.push_back(summarize(samples));
   }
-  return summarize(samples);
+  return stats;
 }
 
 }  // namespace gemm

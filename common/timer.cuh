@@ -26,6 +26,10 @@ class LaunchTimer {
   double time_once(const std::function<void()>& launch);
   // `reps` repetitions, each after an L2 flush; median, min and max.
   TimingStats time(const std::function<void()>& launch, int reps);
+  // The same for several launches taken in turn (rep 0 of each, then rep 1 of each, ...), so that
+  // each sees the same GPU: a long run heats the card and lowers its clocks under the power limit,
+  // and timing one launch's reps after the other's would hand the later one a hotter card.
+  std::vector<TimingStats> time_in_turn(const std::vector<std::function<void()>>& launches, int reps);
 
  private:
   void flush_l2(int rep);
