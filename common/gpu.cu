@@ -22,6 +22,7 @@ CurrentGpu current_gpu() {
   CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
   CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
   gpu.cc = 10 * major + minor;
+  CUDA_CHECK(cudaDeviceGetAttribute(&gpu.shared_per_block, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
   return gpu;
 }
 

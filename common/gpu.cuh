@@ -20,11 +20,13 @@ struct NoSuitableGpu : std::runtime_error {
 // architecture alone). Throws NoSuitableGpu with a message that names what the step needs.
 DeviceInfo select_device(int device, int min_cc, const std::string& step_name, int only_cc = 0);
 
-// The current device as launch code sees it: SMs and compute capability (10 * major + minor).
-// Two cudaDeviceGetAttribute calls, cheap enough to make in front of every launch.
+// The current device as launch code sees it: SMs, compute capability (10 * major + minor) and the
+// shared memory one block may opt in to. A few cudaDeviceGetAttribute calls, cheap enough to make
+// in front of every launch.
 struct CurrentGpu {
   int sms = 0;
   int cc = 0;
+  int shared_per_block = 0;
 };
 CurrentGpu current_gpu();
 

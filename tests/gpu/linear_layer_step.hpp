@@ -1,4 +1,4 @@
-// The tensor-core step a linear-layer test runs, with its default configuration. Each step's
+// The tensor-core step a linear-layer test runs, in the configuration its program runs by default. Each step's
 // kernels are compiled in a file of their own (linear_layer_11.cu, _12.cu, _13.cu), for the
 // architectures that step is built for, so that the three compile in parallel.
 #pragma once
