@@ -104,13 +104,6 @@ __device__ __forceinline__ void tma_load_multicast(std::uint32_t destination, co
       : "memory");
 }
 
-// The copy engine reads a tensor map (from the kernel's parameters) the first time it uses it. Asking
-// for it at the start overlaps that read with the barriers' setup, rather than leaving it in front of
-// the first copy or the first store of C.
-__device__ __forceinline__ void prefetch_tensor_map(const CUtensorMap* map) {
-  asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<std::uint64_t>(map)) : "memory");
-}
-
 // --- TMA stores: a box of shared memory to global, tracked in bulk groups by the issuing thread --
 // An L2 policy under which the lines a store writes are the first to go when L2 needs room: C is
 // written once and not read again here, while the tiles of A and B are read by many blocks.
@@ -237,9 +230,6 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
   const int cluster = int(blockIdx.x) / cfg.cluster, clusters = int(gridDim.x) / cfg.cluster;
 
   if (threadIdx.x == 0) {
-    prefetch_tensor_map(&a_map);
-    prefetch_tensor_map(&b_map);
-    prefetch_tensor_map(&c_map);
     for (int s = 0; s < cfg.stages; ++s) {
       barrier_init(full(s), 1);  // the producer's arrival (+ the copies' bytes, its own and the others')
       // One arrival per consumer warp of every block of the cluster: all of them read what this
