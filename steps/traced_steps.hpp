@@ -41,8 +41,9 @@ struct TracedProgram {
   // obey ("" or the rule broken; the program's own rule, for the viewer to refuse what it refuses).
   bool tensor_core = false;
   std::function<std::string(const GemmShape&, Layout)> shape_rule = {};
-  // What a trace's iteration counts, for the viewer ("": k, or k-tiles from step 05 on).
-  std::string iteration_unit = "";
+  // What a trace's iteration counts, as the viewer labels it ("k-tile 3"): a k-tile from step 05
+  // on, a single k in steps 01-02 ("k = 3"), a repetition in the bank demos, a tile in step 13.
+  std::string iteration_unit = "k-tile";
   // For the viewer, where a program has them: which warps issue no memory instructions of their
   // own, and who writes C when no thread does.
   std::string quiet_warps = "";
@@ -60,6 +61,7 @@ void add_demo(std::vector<TracedProgram>& list, const char* step, StepTile tile,
                     [trace, index](const TraceProblem&, const Dim3& block, int warp, const TraceSink& emit) {
                       trace(index, block, warp, emit);
                     }});
+    list.back().iteration_unit = "repetition";
   }
 }
 }  // namespace detail
@@ -68,8 +70,10 @@ inline std::vector<TracedProgram> traced_programs() {
   std::vector<TracedProgram> list;
   list.push_back({"01_naive", "", "naive_sgemm", true,
                   [](const TraceProblem& p) { return step01::launch_shape(p.shape); }, step01::trace_warp});
+  list.back().iteration_unit = "k =";
   list.push_back({"02_gmem_coalescing", "", "coalesced_sgemm", true,
                   [](const TraceProblem& p) { return step02::launch_shape(p.shape); }, step02::trace_warp});
+  list.back().iteration_unit = "k =";
   detail::add_demo(list, "03_smem_banks_square", step03::kTile, step03::kVariants, step03::kVariantCount,
                    step03::trace_warp);
   detail::add_demo(list, "04_smem_banks_rectangular", step04::kTile, step04::kVariants, step04::kVariantCount,

@@ -291,11 +291,7 @@ std::string instruction_text(const TraceInstruction& i) {
 }
 
 std::string iteration_text(const TracedProgram& program, int iteration) {
-  if (!program.takes_shape) return "repetition " + std::to_string(iteration);
-  if (!program.iteration_unit.empty()) return program.iteration_unit + " " + std::to_string(iteration);
-  const std::string& s = program.step;
-  const bool tiled = s >= "05";
-  return std::string(tiled ? "k-tile " : "k = ") + std::to_string(iteration);
+  return program.iteration_unit + " " + std::to_string(iteration);
 }
 
 ImU32 im(Rgba c) { return ImU32(c); }

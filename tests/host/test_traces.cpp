@@ -96,6 +96,17 @@ TEST(Traces, EveryProgramIsRegisteredOnce) {
   for (const auto& program : programs) EXPECT_TRUE(names.insert(program.step + "/" + program.variant).second);
 }
 
+// What the viewer calls an iteration of each trace: what the program's loop steps over.
+TEST(Traces, EveryProgramNamesItsIteration) {
+  for (const auto& program : gemm::traced_programs()) {
+    const std::string& unit = program.iteration_unit;
+    if (!program.takes_shape) EXPECT_EQ(unit, "repetition") << program.step;
+    else if (program.step < "05") EXPECT_EQ(unit, "k =") << program.step;
+    else if (program.step == "13_hopper_wgmma") EXPECT_EQ(unit, "tile") << program.step;
+    else EXPECT_EQ(unit, "k-tile") << program.step;
+  }
+}
+
 TEST(BankDemoMapping, EveryLoadedWordWasStored) {
   // For each variant, the words loaded are a subset of the words stored (else the demo reads junk).
   for (const auto& program : gemm::traced_programs()) {
