@@ -131,7 +131,10 @@ Args parse(int argc, char** argv) {
       a.warp = to_int(value, "--warp");
       if (a.warp < 0) usage_error("--warp must be 0 or more");
     }
-    else if (arg == "--iteration") a.iteration = to_int(value, "--iteration");
+    else if (arg == "--iteration") {
+      a.iteration = to_int(value, "--iteration");
+      if (a.iteration < 0) usage_error("--iteration must be 0 or more");
+    }
     else if (arg == "--layout") {
       if (value == "nn") a.layout = gemm::Layout::nn;
       else if (value == "nt") a.layout = gemm::Layout::nt;
@@ -141,14 +144,20 @@ Args parse(int argc, char** argv) {
       a.sms = to_int(value, "--sms");
       if (a.sms < 1) usage_error("--sms must be at least 1");
     }
-    else if (arg == "--instruction") a.instruction = to_int(value, "--instruction");
+    else if (arg == "--instruction") {
+      a.instruction = to_int(value, "--instruction");
+      if (a.instruction < 0) usage_error("--instruction must be 0 or more");
+    }
     else if (arg == "--colour" || arg == "--color") a.colour = value;
     else if (arg == "--results") a.results.push_back(value);
     else if (arg == "--perf") a.perf = value;
     else if (arg == "--screenshot") a.screenshot = value;
     else if (arg == "--geometry") a.geometry = value;
     else if (arg == "--panel") a.panel = value;
-    else if (arg == "--frames") a.frames = to_int(value, "--frames");
+    else if (arg == "--frames") {
+      a.frames = to_int(value, "--frames");
+      if (a.frames < 0) usage_error("--frames must be 0 or more");
+    }
     else if (arg == "--size") {
       const auto x = value.find('x');
       if (x == std::string::npos) usage_error("--size must be WxH, got '" + value + "'");
