@@ -352,7 +352,7 @@ inline SplitWorkspace& split_workspace(const Schedule& schedule, const Config& c
 inline void launch(const gemm::Fp32Problem& p, const gemm::Params& params, cudaStream_t stream) {
   const Config cfg = config_from(params);
   const gemm::CurrentGpu gpu = gemm::current_gpu();
-  const int sms = gpu.sms;
+  const int sms = schedule_sms(params, gpu.sms);
   const Schedule schedule = schedule_of(p.shape, cfg, sms);
   const bool wide_bc = vector_bc(p.shape);
   const dim3 block = gemm::to_dim3(launch_shape(p.shape, cfg).block);

@@ -15,9 +15,11 @@ int main(int argc, char** argv) {
                  {"TM", d.tm, "rows of C per thread"},
                  {"TN", d.tn, "columns of C per thread (results per thread = TM*TN)"},
                  {"STAGES", d.stages, "shared-memory buffers in the pipeline (2 = double buffering)"},
-                 {"MINB", d.min_blocks, "blocks per SM the compiler must fit (__launch_bounds__; caps registers)"}};
+                 {"MINB", d.min_blocks, "blocks per SM the compiler must fit (__launch_bounds__; caps registers)"},
+                 {"SPLIT", 1, "1: a partial last wave of tiles is split along k over all SMs; 0: every tile whole"}};
   step.check_params = [](const gemm::Params& params) {
-    return std::string(step10::config_rule(step10::config_from(params)));
+    const std::string rule = step10::config_rule(step10::config_from(params));
+    return rule.empty() ? std::string(step10::split_rule(params)) : rule;
   };
   step.launch_shape = [](const gemm::GemmShape& shape, const gemm::Params& params) {
     return step10::launch_shape(shape, step10::config_from(params));
@@ -25,8 +27,10 @@ int main(int argc, char** argv) {
   step.launch = step10::launch;
   // Without --param, the block tile is chosen by shape: the default or its transpose, whichever
   // covers the shape in fewer waves (mapping.hpp, config_for_shape).
-  step.params_for_shape = [](const gemm::GemmShape& shape, const gemm::Params&, int sms) {
-    return step10::to_params(step10::config_for_shape(shape, sms));
+  step.params_for_shape = [](const gemm::GemmShape& shape, const gemm::Params& defaults, int sms) {
+    gemm::Params chosen = step10::to_params(step10::config_for_shape(shape, sms));
+    chosen["SPLIT"] = defaults.at("SPLIT");
+    return chosen;
   };
   step.kernel = [](const gemm::Params& params) { return step10::kernel_for(params); };
   return gemm::run_step(argc, argv, step);

@@ -149,6 +149,16 @@ inline std::map<std::string, int> to_params(const Config& c) {
           {"TM", c.tm}, {"TN", c.tn}, {"STAGES", c.stages}, {"MINB", c.min_blocks}};
 }
 
+// The SPLIT tunable, which picks the launches rather than a compiled kernel: 1 (the default) cuts
+// the tiles of a partial last wave along k (schedule_of, below); 0 runs every tile whole, one per
+// block, which is what the viewer and the access model draw. The multiprocessors the schedule is
+// cut for: the GPU's, or none (0: no split).
+inline const char* split_rule(const std::map<std::string, int>& params) {
+  const int split = params.at("SPLIT");
+  return split == 0 || split == 1 ? "" : "SPLIT must be 0 (every tile whole) or 1 (the last partial wave split along k)";
+}
+inline int schedule_sms(const std::map<std::string, int>& params, int sms) { return params.at("SPLIT") ? sms : 0; }
+
 GEMM_HD bool vector_bc(const GemmShape& shape) { return shape.n % kChunk == 0; }
 
 GEMM_HD int k_tiles(const GemmShape& shape, const Config& c) { return ceil_div(shape.k, c.bk); }

@@ -100,6 +100,20 @@ TEST(Mapping10, RulesNameTheProblem) {
   EXPECT_NE(std::string(step10::config_rule({128, 128, 8, 64, 32, 8, 8, 2, 2})).find("STAGES"), std::string::npos);
   EXPECT_NE(std::string(step10::config_rule({128, 128, 4, 64, 32, 8, 8, 4, 2})).find("multiple of 8"), std::string::npos);
   EXPECT_NE(std::string(step10::config_rule({128, 128, 8, 64, 32, 8, 8, 7, 2})).find("not compiled in"), std::string::npos);
+  EXPECT_NE(std::string(step10::split_rule({{"SPLIT", 2}})).find("SPLIT must be 0"), std::string::npos);
+  EXPECT_EQ(std::string(step10::split_rule({{"SPLIT", 0}})), "");
+  EXPECT_EQ(std::string(step10::split_rule({{"SPLIT", 1}})), "");
+}
+
+// SPLIT=0 schedules every tile whole at a shape the default splits (4096^3 on 132 SMs).
+TEST(Mapping10, SplitZeroRunsEveryTileWhole) {
+  const gemm::GemmShape shape{4096, 4096, 4096};
+  const step10::Config& cfg = step10::kConfigs[0];
+  const step10::Schedule split = step10::schedule_of(shape, cfg, step10::schedule_sms({{"SPLIT", 1}}, 132));
+  const step10::Schedule whole = step10::schedule_of(shape, cfg, step10::schedule_sms({{"SPLIT", 0}}, 132));
+  EXPECT_GT(split.split_tiles, 0);
+  EXPECT_EQ(whole.split_tiles, 0);
+  EXPECT_EQ(whole.split_blocks, 0);
 }
 
 TEST(Mapping10, SharedAccessesAreConflictFree) {
