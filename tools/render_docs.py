@@ -27,6 +27,12 @@ BLOCK = re.compile(r"(<!-- (results-table|speedup-table|demo-table|model-table|r
 NO_RESULTS = "*No measured results yet: run `tools/bench_all.py` on a GPU (see README).*\n"
 
 
+def short_commit(commit):
+    """A commit stamp for a caption: the hash to 10 characters, and the -dirty mark where there is one."""
+    base, dirty, _ = commit.partition("-dirty")
+    return base[:10] + dirty
+
+
 def parse_attributes(text):
     return dict(re.findall(r"(\w+)=(\S+)", text))
 
@@ -48,7 +54,7 @@ def shape_filter(attributes):
 def source_line(document, path, runs):
     device = document["device"]
     dates = sorted({run.get("date", "?")[:10] for run in runs})
-    commits = sorted({run.get("commit", "?")[:10] for run in runs})
+    commits = sorted({short_commit(run.get("commit", "?")) for run in runs})
     reps = sorted({s["time"]["reps"] for run in runs for s in run["shapes"] if "time" in s})
     rep_text = f"{reps[0]}–{reps[-1]}" if len(reps) > 1 else (str(reps[0]) if reps else "?")
     return (f"*{device['name']} (cc {device['compute_capability']}, {device['sms']} SMs, "
@@ -162,7 +168,7 @@ def demo_table(attributes, documents):
         device = document["device"]
         out.append("")
         out.append(f"*{device['name']}, driver {device['driver']}; run {runs[0].get('date', '?')[:10]}, commit "
-                   f"{runs[0].get('commit', '?')[:10]}; {runs[0]['blocks']} blocks × {runs[0]['repeats']} "
+                   f"{short_commit(runs[0].get('commit', '?'))}; {runs[0]['blocks']} blocks × {runs[0]['repeats']} "
                    f"repetitions per launch, median of {', '.join(map(str, reps))} launches; wavefronts from the "
                    f"access model (checked against the profiler below); from `{os.path.relpath(path, ROOT)}`.*")
         out.append("")
@@ -192,7 +198,7 @@ def model_table(attributes, results_dir):
                 out.append(f"| {case['step']} | {label} | {counter} | {values['predicted']:,} | "
                            f"{values['measured']:,} | {verdict} |")
         out.append("")
-        out.append(f"*{document['gpu']}, {document['ncu']}, commit {document['commit'][:10]}; counters that are 0 "
+        out.append(f"*{document['gpu']}, {document['ncu']}, commit {short_commit(document['commit'])}; counters that are 0 "
                    f"in both are left out; from `docs/results/{name}` (tools/check_model_ncu.py).*")
         out.append("")
     return "\n".join(out) if out else "*Not yet checked against the profiler: run `tools/check_model_ncu.py` on a GPU.*\n"
@@ -238,7 +244,7 @@ def sweep_table(attributes, results_dir):
                                               row["verdict"]))
         out.append("")
         out.append(f"*{document['device']['name']}, {rows[0]['m']}×{rows[0]['n']}×{rows[0]['k']}, run "
-                   f"{document['date'][:10]}, commit {document['commit'][:10]}; from `docs/results/{name}` "
+                   f"{document['date'][:10]}, commit {short_commit(document['commit'])}; from `docs/results/{name}` "
                    f"(tools/sweep_params.py).*")
         out.append("")
     return "\n".join(out) if out else "*Not swept yet: run `tools/sweep_params.py` on a GPU.*\n"

@@ -89,6 +89,11 @@ class RenderTest(unittest.TestCase):
         with open(os.path.join(self.folder, "test-gpu.json"), "w") as handle:
             json.dump(document(), handle)
 
+    def test_commit_stamps_keep_the_dirty_mark(self):
+        self.assertEqual(render_docs.short_commit("0123456789abcdef0123"), "0123456789")
+        self.assertEqual(render_docs.short_commit("82467cb-dirty"), "82467cb-dirty")
+        self.assertEqual(render_docs.short_commit("0123456789abcdef-dirty"), "0123456789-dirty")
+
     def test_results_table_rows_come_from_the_file(self):
         text = "x\n<!-- results-table steps=01_naive,02_gmem_coalescing -->\nold\n<!-- end results-table -->\ny\n"
         out = render_docs.render(text, self.folder)
