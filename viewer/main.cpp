@@ -1006,6 +1006,16 @@ int main(int argc, char** argv) {
   if (!app.params.empty()) {
     const auto& configs = app.current().configs;
     const TraceProblem p = app.problem();
+    if (!configs.empty()) {
+      // A key the traces do not know (e.g. step 10's SPLIT, a choice of launches: the viewer draws
+      // whole tiles) is named as such, not reported as an uncompiled combination.
+      std::string known;
+      for (const auto& [key, value] : configs.front()) known += (known.empty() ? "" : ", ") + key;
+      for (const auto& [key, value] : args.params)
+        if (!configs.front().count(key))
+          usage_error("--param " + key + " is not a tunable the viewer draws for " + app.current().step +
+                      "; it takes: " + known);
+    }
     if (!configs.empty() && std::find(configs.begin(), configs.end(), p.params) == configs.end())
       usage_error("these --param values are not a compiled configuration of " + app.current().step);
   }

@@ -320,11 +320,14 @@ TEST(ViewerScreenshots, MalformedOrMissingResultsGiveAMessageNotACrash) {
 TEST(ViewerScreenshots, BadArgumentsAreUsageErrors) {
   for (const char* args : {"--step 99_nothing", "--shape 0x4x4", "--warp 999", "--warp -1", "--panel nowhere",
                            "--frames x", "--frames -1", "--iteration -1", "--instruction -1", "--perf maybe",
-                           "--beta half"}) {
+                           "--beta half", "--step 10_double_buffering --param SPLIT=0"}) {
     const Shot shot = run_viewer("usage", std::string(args));
     EXPECT_EQ(WEXITSTATUS(shot.exit_code), 2) << args << ": " << shot.output;
     EXPECT_NE(shot.output.find("gemm_viewer:"), std::string::npos) << args;
   }
+  // A key that is not one of the step's drawn tunables is named in the message.
+  const Shot split = run_viewer("usage", "--step 10_double_buffering --param SPLIT=0");
+  EXPECT_NE(split.output.find("--param SPLIT is not a tunable the viewer draws"), std::string::npos) << split.output;
 }
 
 TEST(ViewerScreenshots, FrameTimeAt256x256) {
