@@ -1,6 +1,7 @@
-// Experiment behind docs/performance-log.md (step 12, "The ceiling of mma.sync on this card", and
-// step 13, "The ceiling of wgmma here"): how fast the multiply instruction of each ladder can go on
-// this GPU with no memory traffic at all, the most a step built on it could reach.
+// Experiment behind docs/performance-log.md (step 10, "The FFMA ceiling, measured"; step 12, "The
+// ceiling of mma.sync on this card"; step 13, "The ceiling of wgmma here"): how fast the multiply
+// instruction of each ladder can go on this GPU with no memory traffic at all, the most a step
+// built on it could reach.
 //  - FFMA (steps 01-10): 16 independent chains of fused multiply-adds per thread.
 //  - mma.sync.m16n8k16 bf16 -> f32 (steps 11-12): 16 independent accumulator tiles per warp, the
 //    operands held in registers.
