@@ -141,8 +141,8 @@ GEMM_HD LaunchShape launch_shape(const GemmShape& shape, const Config& c, int sm
 // groups of GROUP_M tile rows, down a group's rows first, then across its columns, so that the
 // blocks running at one time share a few rows of A and columns of B in L2 (a plain row-by-row order
 // would read all of B for every row of tiles). At 4096^3 with GROUP_M = 16, a round of 64 clusters
-// takes 16 tile rows by 8 columns, and the next round the same rows by the other 8: A's rows are
-// still in L2 for the second round. With GROUP_M = 8 a round takes 8 rows by all 16 columns, and
+// takes 16 tile rows by 8 columns, and the next round the same rows by the other 8: A's rows can
+// still be in L2 for the second round. With GROUP_M = 8 a round takes 8 rows by all 16 columns, and
 // the DRAM reads the profiler counts fit all of B being read from DRAM again in every round.
 struct TileCoord {
   int m = 0, n = 0;  // tile row and column
