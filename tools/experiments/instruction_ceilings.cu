@@ -75,6 +75,62 @@ __global__ void __launch_bounds__(256) mma_sync_loop(int iterations, float* out)
   keep(sum, cycles0, ns0, out);
 }
 
+// Step 12's inner loop alone: a warp tile of 64 x 64 (4 x 8 tiles of m16n8, 128 accumulators per
+// thread), its fragments loaded with ldmatrix from shared memory one k-step ahead (two sets in
+// registers), 8 warps per SM as step 12 runs; no global memory, no epilogue. kBarrier adds step 12's
+// one __syncthreads() per k-tile of 4 k-steps (BK = 64). Each ldmatrix reads 512 contiguous bytes
+// (conflict-free), a different part of a 32 KB region for each k-step of a cycle of 8.
+constexpr int kLdmatrixRegionBytes = 8 * 8 * 512;
+
+__device__ __forceinline__ void ldmatrix_x4(std::uint32_t (&r)[4], std::uint32_t address) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(address));
+}
+
+template <bool kBarrier>
+__global__ void __launch_bounds__(256, 1) mma_ldmatrix_loop(int iterations, float* out) {
+  const long long cycles0 = clock64(), ns0 = global_ns();
+  __shared__ __align__(16) std::uint32_t region[kLdmatrixRegionBytes / 4];
+  for (int i = int(threadIdx.x); i < kLdmatrixRegionBytes / 4; i += int(blockDim.x)) region[i] = bf16_pair(std::uint32_t(i));
+  __syncthreads();
+  const int lane = int(threadIdx.x) % 32;
+  const std::uint32_t base = static_cast<std::uint32_t>(__cvta_generic_to_shared(region)) + std::uint32_t(lane * 16);
+  struct Fragments {
+    std::uint32_t a[4][4], b[4][4];  // 4 m16 x k16 tiles of A; 4 pairs of k16 x n8 tiles of B
+  };
+  Fragments frags[2];
+  auto load = [&](Fragments& f, int step) {  // step: the k-step within the cycle of 8
+#pragma unroll
+    for (int i = 0; i < 4; ++i) ldmatrix_x4(f.a[i], base + std::uint32_t((step * 8 + i) * 512));
+#pragma unroll
+    for (int j = 0; j < 4; ++j) ldmatrix_x4(f.b[j], base + std::uint32_t((step * 8 + 4 + j) * 512));
+  };
+  float acc[4][8][4] = {};
+  load(frags[0], 0);
+  for (int i = 0; i < iterations; ++i)
+#pragma unroll
+    for (int step = 0; step < 8; ++step) {
+      if (kBarrier && step % 4 == 3) __syncthreads();
+      load(frags[(step + 1) % 2], (step + 1) % 8);
+      const Fragments& f = frags[step % 2];
+#pragma unroll
+      for (int m = 0; m < 4; ++m)
+#pragma unroll
+        for (int n = 0; n < 8; ++n)
+          asm volatile(
+              "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+              "{%0, %1, %2, %3};\n"
+              : "+f"(acc[m][n][0]), "+f"(acc[m][n][1]), "+f"(acc[m][n][2]), "+f"(acc[m][n][3])
+              : "r"(f.a[m][0]), "r"(f.a[m][1]), "r"(f.a[m][2]), "r"(f.a[m][3]), "r"(f.b[n / 2][(n % 2) * 2]),
+                "r"(f.b[n / 2][(n % 2) * 2 + 1]));
+    }
+  float sum = 0.0f;
+  for (auto& row : acc)
+    for (auto& tile : row) sum += tile[0] + tile[1] + tile[2] + tile[3];
+  keep(sum, cycles0, ns0, out);
+}
+
 constexpr int kOperandBytes = 8192 + 32768;  // A: 64 rows x 128 bytes; B: 256 rows x 128 bytes
 constexpr int kWgmmaSharedBytes = kOperandBytes + step13::kSwizzleAtomBytes;
 
@@ -153,6 +209,12 @@ int main() {
       measure(name, [&] { mma_sync_loop<<<blocks, 256>>>(mma_iterations, out); },
               2.0 * 16 * 8 * 16 * kChains * mma_iterations * (threads / 32), launches, out);
     }
+    const int ldmatrix_iterations = 200 * scale;  // 8 k-steps of 32 mma.sync per warp each
+    const double ldmatrix_flops = 2.0 * 16 * 8 * 16 * 32 * 8 * ldmatrix_iterations * 8 * sms;
+    measure("step 12's loop: ldmatrix + mma.sync, 8 warps/SM",
+            [&] { mma_ldmatrix_loop<false><<<sms, 256>>>(ldmatrix_iterations, out); }, ldmatrix_flops, launches, out);
+    measure("  ... with a barrier every 4 k-steps", [&] { mma_ldmatrix_loop<true><<<sms, 256>>>(ldmatrix_iterations, out); },
+            ldmatrix_flops, launches, out);
     if (gpu.major == 9) {
       const int iterations = 400 * scale;
       measure("wgmma m64n256k16, 2 warpgroups/SM", [&] { wgmma_loop<<<sms, 256, kWgmmaSharedBytes>>>(iterations, out); },
