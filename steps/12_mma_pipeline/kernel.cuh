@@ -125,28 +125,40 @@ __device__ __forceinline__ void store_quad(__half* at, int col, const GemmShape&
 // --- The kernel ---------------------------------------------------------------------------------
 
 // One operand's copies for this thread: its first copy and where it lands in a stage; copy i is
-// i * copy_row_step rows further down (copy_moved), the same distance in shared memory.
+// i * copy_row_step rows further down (copy_moved), the same distance in shared memory. The sources
+// move by fixed strides too (copy_stride, k_tile_stride), so the plan keeps a running pointer to
+// copy 0's source instead of computing every copy's offset afresh: each instruction spent on copy
+// addresses is one fewer a warp issues between its mma.sync.
+template <typename In>
 struct OperandCopies {
   Copy first;
   std::uint32_t shared;  // byte offset of the first copy within a stage
+  const In* next;        // copy 0's source in the next k-tile to be copied
+  long long copy_stride, k_tile_stride;
 };
 
-__device__ __forceinline__ OperandCopies plan_copies(const OperandTile& t, int mn_origin) {
+template <typename In>
+__device__ __forceinline__ OperandCopies<In> plan_copies(const OperandTile& t, int mn_origin, const In* matrix,
+                                                         const Stored& s, const Config& cfg) {
   const Copy c = copy_at(t, mn_origin, int(threadIdx.x));
-  return {c, std::uint32_t(tile_offset(t, c.row, c.chunk) * kElementBytes)};
+  return {c, std::uint32_t(tile_offset(t, c.row, c.chunk) * kElementBytes), matrix + copy_source(t, c, s, cfg, 0),
+          copy_stride(t, s, cfg), k_tile_stride(t, s, cfg)};
 }
 
+// Copies k-tile kt, which must be the one after the k-tile of the previous call (or 0). A copy
+// outside the matrix still gets its address, never read: a source size of 0 reads nothing.
 template <typename In, int kCopies>
-__device__ __forceinline__ void issue_copies(const OperandTile& t, const OperandCopies& plan, const In* matrix,
-                                             std::uint32_t tile, int kt, const Stored& s, const Config& cfg) {
+__device__ __forceinline__ void issue_copies(const OperandTile& t, OperandCopies<In>& plan, std::uint32_t tile, int kt,
+                                             const Stored& s, const Config& cfg) {
+  const In* from = plan.next;
+  const int rows_inside = copy_rows_inside(t, plan.first, s, cfg, kt);
 #pragma unroll
   for (int i = 0; i < kCopies; ++i) {
     const int rows = i * copy_row_step(t, cfg);
-    const Copy c = copy_moved(plan.first, rows);
-    const bool inside = copy_inside(t, c, s, cfg, kt);
-    cp_async_16(tile + plan.shared + std::uint32_t(rows * row_bytes(t)), matrix + (inside ? copy_source(t, c, s, cfg, kt) : 0),
-                inside);
+    cp_async_16(tile + plan.shared + std::uint32_t(rows * row_bytes(t)), from, rows < rows_inside);
+    from += plan.copy_stride;
   }
+  plan.next += plan.k_tile_stride;
 }
 
 template <Layout kLayout, typename In, typename Out, int kConfig>
@@ -167,11 +179,11 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
   const int block_m = int(blockIdx.y) * cfg.bm, block_n = int(blockIdx.x) * cfg.bn;
 
   const Stored a_shape = a_stored(shape, kLayout), b_shape = b_stored(shape, kLayout);
-  const OperandCopies a_copies = plan_copies(kA, block_m), b_copies = plan_copies(kB, block_n);
-  auto load_stage = [&](int stage, int kt) {
+  OperandCopies<In> a_copies = plan_copies(kA, block_m, a, a_shape, cfg), b_copies = plan_copies(kB, block_n, b, b_shape, cfg);
+  auto load_stage = [&](int stage, int kt) {  // kt: 0, 1, 2, ... in turn
     const std::uint32_t tile = stage0 + std::uint32_t(stage) * kStageBytes;
-    issue_copies<In, kACopies>(kA, a_copies, a, tile, kt, a_shape, cfg);
-    issue_copies<In, kBCopies>(kB, b_copies, b, tile + kATileBytes, kt, b_shape, cfg);
+    issue_copies<In, kACopies>(kA, a_copies, tile, kt, a_shape, cfg);
+    issue_copies<In, kBCopies>(kB, b_copies, tile + kATileBytes, kt, b_shape, cfg);
   };
 
   // Each lane's ldmatrix address of its first A and B fragment within a stage (bytes, swizzled);

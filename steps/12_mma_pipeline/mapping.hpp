@@ -201,6 +201,23 @@ GEMM_HD long long copy_source(const OperandTile& t, const Copy& c, const Stored&
   return t.k_major ? (long long)c.stored_row * s.cols + copy_k(t, c, cfg, kt)
                    : (long long)copy_k(t, c, cfg, kt) * s.cols + c.stored_col;
 }
+// How many stored rows, from copy c's own down, are inside the matrix at k-tile kt (none if its
+// chunk is outside along the row): copy c moved down r rows is inside exactly when r is below this
+// count (test_mapping_12 checks it against copy_inside), so the kernel tests each of a thread's
+// copies with one comparison of a fixed row offset.
+GEMM_HD int copy_rows_inside(const OperandTile& t, const Copy& c, const Stored& s, const Config& cfg, int kt) {
+  const bool along_row_inside = t.k_major ? copy_k(t, c, cfg, kt) < s.cols : c.stored_col < s.cols;
+  return along_row_inside ? s.rows - (t.k_major ? c.stored_row : copy_k(t, c, cfg, kt)) : 0;
+}
+// The same offsets as fixed strides, which the kernel steps through instead (test_mapping_12 checks
+// that they agree): copy i at k-tile kt starts at
+// copy_source(copy 0, k-tile 0) + i * copy_stride + kt * k_tile_stride.
+GEMM_HD long long copy_stride(const OperandTile& t, const Stored& s, const Config& cfg) {
+  return (long long)copy_row_step(t, cfg) * s.cols;  // copy_row_step stored rows
+}
+GEMM_HD long long k_tile_stride(const OperandTile& t, const Stored& s, const Config& cfg) {
+  return t.k_major ? cfg.bk : (long long)cfg.bk * s.cols;  // BK columns on, or BK rows down
+}
 
 // --- Shared -> registers: ldmatrix ---------------------------------------------------------------
 
