@@ -151,11 +151,11 @@ template <typename In, int kCopies>
 __device__ __forceinline__ void issue_copies(const OperandTile& t, OperandCopies<In>& plan, std::uint32_t tile, int kt,
                                              const Stored& s, const Config& cfg) {
   const In* from = plan.next;
-  const int rows_inside = copy_rows_inside(t, plan.first, s, cfg, kt);
 #pragma unroll
   for (int i = 0; i < kCopies; ++i) {
     const int rows = i * copy_row_step(t, cfg);
-    cp_async_16(tile + plan.shared + std::uint32_t(rows * row_bytes(t)), from, rows < rows_inside);
+    cp_async_16(tile + plan.shared + std::uint32_t(rows * row_bytes(t)), from,
+                copy_inside(t, copy_moved(plan.first, rows), s, cfg, kt));
     from += plan.copy_stride;
   }
   plan.next += plan.k_tile_stride;

@@ -201,14 +201,6 @@ GEMM_HD long long copy_source(const OperandTile& t, const Copy& c, const Stored&
   return t.k_major ? (long long)c.stored_row * s.cols + copy_k(t, c, cfg, kt)
                    : (long long)copy_k(t, c, cfg, kt) * s.cols + c.stored_col;
 }
-// How many stored rows, from copy c's own down, are inside the matrix at k-tile kt (none if its
-// chunk is outside along the row): copy c moved down r rows is inside exactly when r is below this
-// count (test_mapping_12 checks it against copy_inside), so the kernel tests each of a thread's
-// copies with one comparison of a fixed row offset.
-GEMM_HD int copy_rows_inside(const OperandTile& t, const Copy& c, const Stored& s, const Config& cfg, int kt) {
-  const bool along_row_inside = t.k_major ? copy_k(t, c, cfg, kt) < s.cols : c.stored_col < s.cols;
-  return along_row_inside ? s.rows - (t.k_major ? c.stored_row : copy_k(t, c, cfg, kt)) : 0;
-}
 // The same offsets as fixed strides, which the kernel steps through instead (test_mapping_12 checks
 // that they agree): copy i at k-tile kt starts at
 // copy_source(copy 0, k-tile 0) + i * copy_stride + kt * k_tile_stride.

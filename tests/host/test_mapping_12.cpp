@@ -269,10 +269,10 @@ TEST(Mapping12, CopiesOfAThreadAreWholeRowsApart) {
         }
 }
 
-// The kernel steps a running source pointer (copy_stride, k_tile_stride) and tests each copy with
-// one comparison (copy_rows_inside): both must say what copy_source and copy_inside say, for every
-// copy of every thread and k-tile, in blocks inside the matrix and on its ragged edges.
-TEST(Mapping12, CopyStridesAndRowCountsAgreeWithTheCopies) {
+// The kernel steps a running source pointer by copy_stride and k_tile_stride: it must reach what
+// copy_source says for every copy of every thread and k-tile, in blocks inside the matrix and on
+// its ragged edges (copies outside it get an address too, which cp.async does not read).
+TEST(Mapping12, CopyStridesAgreeWithTheCopies) {
   const GemmShape shapes[] = {{256, 512, 192}, {200, 328, 72}, {129, 257, 8}, {17, 9, 136}};
   for (const Config& c : step12::kConfigs)
     for (Layout layout : kLayouts)
@@ -285,17 +285,14 @@ TEST(Mapping12, CopyStridesAndRowCountsAgreeWithTheCopies) {
             for (int thread = 0; thread < step12::threads(c); ++thread) {
               const step12::Copy first = step12::copy_at(t, origin, thread);
               const long long base = step12::copy_source(t, first, st, c, 0);
-              for (int kt = 0; kt < step12::k_tiles(s, c); ++kt) {
-                const int rows_inside = step12::copy_rows_inside(t, first, st, c, kt);
+              for (int kt = 0; kt < step12::k_tiles(s, c); ++kt)
                 for (int i = 0; i < step12::tile_chunks(t) / step12::threads(c); ++i) {
                   const int rows = i * step12::copy_row_step(t, c);
                   const step12::Copy copy = step12::copy_moved(first, rows);
                   ASSERT_EQ(step12::copy_source(t, copy, st, c, kt),
-                            base + i * step12::copy_stride(t, st, c) + kt * step12::k_tile_stride(t, st, c));
-                  ASSERT_EQ(step12::copy_inside(t, copy, st, c, kt), rows < rows_inside)
+                            base + i * step12::copy_stride(t, st, c) + kt * step12::k_tile_stride(t, st, c))
                       << "thread " << thread << " copy " << i << " k-tile " << kt;
                 }
-              }
             }
         }
 }
