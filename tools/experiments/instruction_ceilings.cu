@@ -5,6 +5,9 @@
 //  - FFMA (steps 01-10): 16 independent chains of fused multiply-adds per thread.
 //  - mma.sync.m16n8k16 bf16 -> f32 (steps 11-12): 16 independent accumulator tiles per warp, the
 //    operands held in registers.
+//  - step 12's inner loop (performance log, step 12 version 13): the same mma.sync fed by ldmatrix
+//    from shared memory one k-step ahead, a 64 x 64 warp tile, 8 warps per SM, with and without the
+//    k-tile barrier; no global memory.
 //  - wgmma.mma_async m64n256k16 bf16 -> f32 (step 13, sm_90a): two warpgroups per SM, both operands
 //    in shared memory, four k-steps a group and one group in flight, as step 13 issues them.
 // Each is launched 20 times (short runs, like a 4096^3 GEMM) and then 400 times back to back (long
