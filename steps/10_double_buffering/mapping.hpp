@@ -174,12 +174,24 @@ GEMM_HD int thread_id(const ThreadCoord& t) { return t.thread.x; }
 // shared out evenly over up to a wave of blocks ("split blocks"), launched first; the
 // whole tiles follow, one per block, and fill the remaining waves exactly.
 //
-// The split tiles' k-tiles are numbered as one run of units, tile after tile (unit u is k-tile
-// u % KT of split tile u / KT), and split block b takes units [first_unit(b), first_unit(b + 1)).
-// A block's run is at most KT units long (there are at least as many split blocks as split tiles),
-// so it touches at most 2 tiles: its pieces. A tile shared by several blocks is summed by the last
-// of them to finish (add_up_split_tile in kernel.cuh); kMaxShare caps the sharers per tile, on
-// average, so that the summing stays a small part of the tile's time.
+// The split tiles' k-tiles are numbered as one run of units, tile after tile (KT units per tile),
+// and split block b takes units [first_unit(b), first_unit(b + 1)). A block's run is at most KT
+// units long (there are at least as many split blocks as split tiles), so it touches at most 2
+// tiles: its pieces. A tile shared by several blocks is summed by the last of them to finish
+// (add_up_split_tile in kernel.cuh); kMaxShare caps the sharers per tile, on average, so that the
+// summing stays a small part of the tile's time.
+//
+// Which k-tile a unit is: each tile's k-tiles start at the first run that starts inside it (its
+// *anchor*) and wrap around, so unit u of a tile is k-tile (u - anchor) mod KT. Every piece is then
+// still one unbroken range of k-tiles. Why: all split blocks run at once, and blocks share the
+// k-slices of A and B they read only while they are at the same k. Numbered plainly (unit u is
+// k-tile u % KT), block b would start at k-tile first_unit(b) % KT: every block at a different k,
+// and the split kernel read several times more from DRAM per multiply-add than the whole tiles.
+// Anchored, the first run in each tile starts at k-tile 0, and a run that goes on into the next
+// tile goes on there a fixed distance ahead (KT minus the run length): at any moment the split
+// blocks are at a few nearby k-tiles. On the H100 this cut the split kernel's DRAM reads to about a
+// third; its time hardly changed, as the 50 MB L2 had hidden most of the misses
+// (docs/performance-log.md, version 22).
 //
 // The split tiles and the whole ones are two launches (kernel.cuh): the split blocks first, then the
 // whole tiles on the 2D tile grid, where the blocks of split tiles leave at once. Both other ways
@@ -233,6 +245,14 @@ GEMM_HD int split_block_of(const Schedule& s, long long unit) {
   return b;
 }
 
+// The unit of a split tile that is its k-tile 0: the first run start inside the tile (unit
+// tile_begin, when a run starts there). There is one, since a run is at most a tile long.
+GEMM_HD long long anchor_unit(const Schedule& s, int tile) {
+  const long long tile_begin = (long long)tile * s.k_tiles;
+  const int covering = split_block_of(s, tile_begin);  // the block whose run holds the tile's first unit
+  return first_unit(s, covering) == tile_begin ? tile_begin : first_unit(s, covering + 1);
+}
+
 // One block's part of one tile: k-tiles [kt_begin, kt_end), shared with blocks first_sharer ..
 // last_sharer (all the same block for a whole tile).
 struct Piece {
@@ -259,8 +279,11 @@ GEMM_HD Piece piece_of(const Schedule& s, int block, int index) {
   const long long tile_begin = (long long)p.tile * s.k_tiles, tile_end = tile_begin + s.k_tiles;
   const long long from = begin > tile_begin ? begin : tile_begin, to = end < tile_end ? end : tile_end;
   if (p.tile >= s.split_tiles || from >= to) return p;
-  p.kt_begin = int(from - tile_begin);
-  p.kt_end = int(to - tile_begin);
+  // Units from the anchor on are k-tiles 0, 1, ...; the units before it are the tile's last k-tiles.
+  // No piece spans the anchor (a run starts there), so [kt_begin, kt_end) does not wrap.
+  const long long anchor = anchor_unit(s, p.tile);
+  p.kt_begin = int(from >= anchor ? from - anchor : from - tile_begin + (tile_end - anchor));
+  p.kt_end = p.kt_begin + int(to - from);
   p.first_sharer = split_block_of(s, tile_begin);
   p.last_sharer = split_block_of(s, tile_end - 1);
   p.valid = true;

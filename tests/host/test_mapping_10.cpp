@@ -260,6 +260,39 @@ TEST(Mapping10, ScheduleCoversEveryKTileOfEveryTileOnce) {
   EXPECT_EQ(step10::schedule_of({1024, 1024, 1024}, step10::kConfigs[0], 132).split_blocks, 128);
 }
 
+TEST(Mapping10, EachSplitTileStartsAtItsFirstRun) {
+  // A split tile's k-tile 0 is multiplied by the first block whose run starts inside the tile, and
+  // a block that comes in from the tile before ends at the tile's last k-tile: the split blocks
+  // stay near the same k (mapping.hpp, anchor_unit).
+  for (const step10::Config& c : step10::kConfigs)
+    for (const gemm::GemmShape& shape : {gemm::GemmShape{4096, 4096, 4096}, gemm::GemmShape{8192, 8192, 8192},
+                                         gemm::GemmShape{1024, 1024, 1024}, gemm::GemmShape{130, 260, 33},
+                                         gemm::GemmShape{520, 1000, 100}, gemm::GemmShape{300, 700, 9}})
+      for (int sms : {1, 7, 132}) {
+        const step10::Schedule s = step10::schedule_of(shape, c, sms);
+        std::vector<int> starts_at_zero(size_t(s.split_tiles), -1);
+        for (int block = 0; block < s.split_blocks; ++block)
+          for (int index = 0; index < step10::kMaxPieces; ++index) {
+            const step10::Piece p = step10::piece_of(s, block, index);
+            if (!p.valid) continue;
+            const long long tile_begin = (long long)p.tile * s.k_tiles;
+            const bool run_starts_here = step10::first_unit(s, block) >= tile_begin;
+            if (!run_starts_here) {
+              ASSERT_EQ(p.kt_end, s.k_tiles) << "block " << block << " came in from the tile before";
+            }
+            if (p.kt_begin == 0) {
+              ASSERT_EQ(starts_at_zero[size_t(p.tile)], -1) << "two pieces at k-tile 0 of tile " << p.tile;
+              starts_at_zero[size_t(p.tile)] = block;
+              ASSERT_TRUE(run_starts_here);
+              if (block > 0) {
+                ASSERT_LT(step10::first_unit(s, block - 1), tile_begin) << "an earlier run starts in tile " << p.tile;
+              }
+            }
+          }
+        for (int block : starts_at_zero) ASSERT_GE(block, 0);
+      }
+}
+
 TEST(Mapping10, PartialSlotIsABijection) {
   // Each thread's results land on distinct floats of a slot, and together they fill it.
   for (const step10::Config& c : step10::kConfigs) {
