@@ -195,12 +195,37 @@ __device__ __forceinline__ void store_c(const GemmShape& shape, const ThreadCoor
   }
 }
 
+// The other sharers' partial sums of the tile, added to acc in block order. Called by the last
+// sharer to arrive, once every other sharer is counted in.
+template <int kConfig>
+__device__ __forceinline__ void add_slots(const Schedule& schedule, const Piece& piece, int first, const ThreadCoord& t,
+                                          float (&acc)[kConfigs[kConfig].tm][kConfigs[kConfig].tn],
+                                          const float* __restrict__ workspace) {
+  constexpr Config cfg = kConfigs[kConfig];
+  for (int sharer = first; sharer <= piece.last_sharer; ++sharer) {
+    const float* theirs = workspace + (long long)slot_of(schedule, sharer, piece.tile) * slot_floats(cfg);
+#pragma unroll
+    for (int i = 0; i < cfg.tm; ++i)
+#pragma unroll
+      for (int j = 0; j < cfg.tn; j += kChunk) {
+        const float4 v = __ldcg(reinterpret_cast<const float4*>(theirs + partial_index(t, cfg, i, j)));
+        acc[i][j] += v.x, acc[i][j + 1] += v.y, acc[i][j + 2] += v.z, acc[i][j + 3] += v.w;
+      }
+  }
+}
+
 // A piece of a split tile: this block's partial sums go to its workspace slot, and the block counts
 // itself in. The last of the tile's sharers to arrive then holds the tile's sum in acc (returns
 // true) and stores C; the others are done with the tile. Nobody waits for anybody, so the order in
 // which the blocks run cannot deadlock. The last one adds the slots up from zero, in block order,
 // its own included: the sum is the same to the bit whichever block happens to be last.
 // __stcg/__ldcg keep the partials in L2 (the L1 of another SM would not see them).
+//
+// One shortcut: the tile's first sharer, finding every other sharer already counted in, is the last
+// and can keep its partial sums in registers: no slot written, none read back. In block order its
+// partial comes first, and 0 + acc is what reading it back from its slot would have added (the same
+// bits, -0 included). A split tile's first sharer is the block that comes in from the tile before,
+// on the second piece of its run; it starts on the tile last and usually finishes it last.
 template <int kConfig>
 __device__ __forceinline__ bool add_up_split_tile(const Schedule& schedule, const Piece& piece, int block,
                                                   const ThreadCoord& t,
@@ -208,6 +233,20 @@ __device__ __forceinline__ bool add_up_split_tile(const Schedule& schedule, cons
                                                   float* __restrict__ workspace, int* __restrict__ arrivals) {
   constexpr Config cfg = kConfigs[kConfig];
   __shared__ int arrived_before;
+  if (thread_id(t) == 0)
+    arrived_before = block == piece.first_sharer ? *reinterpret_cast<volatile int*>(&arrivals[piece.tile]) : -1;
+  __syncthreads();
+  if (arrived_before == sharers(piece) - 1) {
+    if (thread_id(t) == 0) arrivals[piece.tile] = 0;  // ready for the next launch
+    __threadfence();  // the other sharers' partials, counted in before us, are read after the count
+#pragma unroll
+    for (int i = 0; i < cfg.tm; ++i)
+#pragma unroll
+      for (int j = 0; j < cfg.tn; ++j) acc[i][j] = 0.0f + acc[i][j];
+    add_slots<kConfig>(schedule, piece, piece.first_sharer + 1, t, acc, workspace);
+    return true;
+  }
+  __syncthreads();  // everyone has read arrived_before before thread 0 sets it again
   float* mine = workspace + (long long)slot_of(schedule, block, piece.tile) * slot_floats(cfg);
 #pragma unroll
   for (int i = 0; i < cfg.tm; ++i)
@@ -226,16 +265,7 @@ __device__ __forceinline__ bool add_up_split_tile(const Schedule& schedule, cons
   for (int i = 0; i < cfg.tm; ++i)
 #pragma unroll
     for (int j = 0; j < cfg.tn; ++j) acc[i][j] = 0.0f;
-  for (int sharer = piece.first_sharer; sharer <= piece.last_sharer; ++sharer) {
-    const float* theirs = workspace + (long long)slot_of(schedule, sharer, piece.tile) * slot_floats(cfg);
-#pragma unroll
-    for (int i = 0; i < cfg.tm; ++i)
-#pragma unroll
-      for (int j = 0; j < cfg.tn; j += kChunk) {
-        const float4 v = __ldcg(reinterpret_cast<const float4*>(theirs + partial_index(t, cfg, i, j)));
-        acc[i][j] += v.x, acc[i][j + 1] += v.y, acc[i][j + 2] += v.z, acc[i][j + 3] += v.w;
-      }
-  }
+  add_slots<kConfig>(schedule, piece, piece.first_sharer, t, acc, workspace);
   return true;
 }
 
@@ -281,10 +311,12 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]),
   // instead of waiting for the whole split grid to drain (they touch other tiles of C).
   cudaTriggerProgrammaticLaunchCompletion();
 #endif
-  const Schedule schedule = schedule_of(shape, cfg, sms);
   const int block = int(blockIdx.x);
   ThreadCoord t = gemm::this_thread();
   for (int index = 0; index < kMaxPieces; ++index) {
+    // The schedule is worked out anew for each piece (a few integer operations) rather than kept in
+    // registers through the main loop: measured faster (docs/performance-log.md, version 22).
+    const Schedule schedule = schedule_of(shape, cfg, sms);
     const Piece piece = piece_of(schedule, block, index);
     if (!piece.valid) break;
     if (index > 0) __syncthreads();  // every warp is done reading the stages before they are refilled
