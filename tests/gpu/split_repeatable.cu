@@ -5,8 +5,8 @@
 // This test launches step 10 many times on the same inputs, at shapes whose tiles it splits on this
 // GPU, and requires every C to be the same to the bit as the first launch's, and the first to agree
 // with a CPU reference where the shape is small enough to compute one.
-// Exit codes: 0 repeatable, 1 a launch differed or was wrong, 3 CUDA error, 77 no suitable GPU (or
-// nothing split on it).
+// Exit codes: 0 repeatable, 1 a launch differed or was wrong, 2 usage (it takes no arguments),
+// 3 CUDA error, 77 no suitable GPU (or nothing split on it).
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -91,4 +91,9 @@ int run() {
 
 }  // namespace
 
-int main() { return gemm::run_program("split_repeatable", run); }
+int main(int argc, char**) {
+  return gemm::run_program("split_repeatable", [&] {
+    if (argc != 1) throw gemm::UsageError("usage: split_repeatable_test (no arguments)");
+    return run();
+  });
+}
