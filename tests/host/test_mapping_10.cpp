@@ -131,16 +131,48 @@ TEST(Mapping10, SharedAccessesAreConflictFree) {
 }
 
 TEST(Mapping10, AWarpCopiesWholeSectorsOfA) {
-  // Each warp-wide copy of A reads 8 consecutive floats (one 32-byte sector) of each of 4 rows.
-  int copies = 0;
+  // Each warp-wide copy of A reads 8 consecutive floats (one 32-byte sector) of each of 4 rows; the
+  // copies of the k-tiles past the end read nothing.
+  int copies = 0, past_end = 0;
   step10::trace_warp(default_problem({256, 256, 256}), {0, 0, 0}, 0, [&](const gemm::TraceInstruction& i) {
     if (i.access.space != gemm::Space::global || i.operand != gemm::Operand::A) return;
     const gemm::GlobalCost cost = gemm::global_cost(i.access);
+    if (i.access.active == 0) {
+      EXPECT_EQ(cost.sectors, 0) << i.label;
+      ++past_end;
+      return;
+    }
     EXPECT_EQ(cost.sectors, 4) << i.label;
     EXPECT_EQ(cost.sectors, cost.ideal_sectors);
     ++copies;
   });
   EXPECT_GT(copies, 0);
+  EXPECT_GT(past_end, 0);
+}
+
+TEST(Mapping10, TraceCopiesWhatTheKernelCopies) {
+  // The kernel's prologue copies the first STAGES - 1 k-tiles (those that exist), and every
+  // iteration of its loop copies k-tile kt + STAGES - 1, past the end too (kernel.cuh, multiply):
+  // the trace lists as many shared writes of copies, each under an iteration the loop runs.
+  for (const step10::Config& c : step10::kConfigs)
+    for (const gemm::GemmShape& shape : {gemm::GemmShape{128, 128, 128}, gemm::GemmShape{33, 17, 45},
+                                         gemm::GemmShape{100, 75, 64}, gemm::GemmShape{64, 64, 8}}) {
+      gemm::TraceProblem problem = default_problem(shape);
+      problem.params = step10::to_params(c);
+      const int tiles = step10::k_tiles(shape, c);
+      const int per_k_tile = step10::a_copies(c) + (step10::vector_bc(shape) ? step10::b_chunk_copies(c)
+                                                                             : step10::b_element_copies(c));
+      int writes = 0;
+      step10::trace_warp(problem, {0, 0, 0}, 0, [&](const gemm::TraceInstruction& i) {
+        if (i.access.space != gemm::Space::shared || i.access.access != gemm::Access::store) return;
+        if (i.operand != gemm::Operand::smem_A && i.operand != gemm::Operand::smem_B) return;
+        ++writes;
+        EXPECT_GE(i.iteration, 0);
+        EXPECT_LT(i.iteration, tiles) << i.label;
+      });
+      EXPECT_EQ(writes, (std::min(c.stages - 1, tiles) + tiles) * per_k_tile)
+          << shape.m << "x" << shape.n << "x" << shape.k;
+    }
 }
 
 TEST(Mapping10, CopiesAreFixedStepsFromTheFirst) {
