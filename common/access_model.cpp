@@ -104,7 +104,41 @@ int bank_of(std::int64_t word) { return int(((word % kSharedBanks) + kSharedBank
 
 }  // namespace
 
+namespace {
+
+// The shared write of a cp.async (LDGSTS), measured on an H100 (tools/experiments/ldgsts_counts.cu,
+// docs/access-model.md, "cp.async"). Per phase (32, 16 or 8 lanes, as for a store of the same
+// width; phases never pair): D, the destinations' conflict degree as for a store, and R, the most
+// words the phase's reading lanes take from one L1 bank (the global address modulo 128 bytes, in
+// 4-byte banks), a word counted once per lane that reads it: the copy does not broadcast. A phase
+// whose lanes all read nothing takes D wavefronts; otherwise R + D - 1 (the sources are read before
+// the last of them is written), and never more than one per lane of the phase.
+SharedCost async_copy_cost(const WarpAccess& access) {
+  SharedCost cost;
+  const int lanes = shared_phase_lanes(access.width);
+  for (int first = 0; first < kWarpSize; first += lanes) {
+    const auto load = bank_load(access, first / lanes);
+    const int written = *std::max_element(load.begin(), load.end());
+    if (written == 0) continue;
+    std::array<int, kSharedBanks> read{};
+    for (int lane = first; lane < first + lanes; ++lane) {
+      if (!((access.source_active >> lane) & 1u)) continue;
+      const std::int64_t word = floor_div(access.source[size_t(lane)], kBankBytes);
+      for (int w = 0; w < std::max(1, access.width / kBankBytes); ++w) ++read[size_t(bank_of(word + w))];
+    }
+    const int read_conflict = *std::max_element(read.begin(), read.end());
+    const int wavefronts = read_conflict == 0 ? written : std::min(lanes, read_conflict + written - 1);
+    cost.wavefronts += wavefronts;
+    cost.ideal_wavefronts += 1;
+    cost.max_conflict = std::max(cost.max_conflict, written);  // the destinations' conflicts, as for a store
+  }
+  return cost;
+}
+
+}  // namespace
+
 SharedCost shared_cost(const WarpAccess& access) {
+  if (access.async_copy) return async_copy_cost(access);
   SharedCost cost;
   const int lanes = shared_phase_lanes(access.width);
   const int phases = kWarpSize / lanes;

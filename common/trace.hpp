@@ -82,6 +82,16 @@ TraceInstruction make_instruction(Space space, Access access, Operand operand, i
   return instruction;
 }
 
+// A cp.async: its global read (the sectors), then its shared write, which carries the read's lane
+// addresses because its wavefronts depend on both (WarpAccess::source).
+inline void emit_async_copy(const TraceSink& emit, const TraceInstruction& read, TraceInstruction write) {
+  write.access.async_copy = true;
+  write.access.source_active = read.access.active;
+  write.access.source = read.access.address;
+  emit(read);
+  emit(write);
+}
+
 // Sums the access model over every warp of a launch. trace_warp(block, warp, sink) emits a warp's
 // instructions.
 template <typename TraceWarp>

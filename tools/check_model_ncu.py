@@ -23,12 +23,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_all import git_commit, slug  # noqa: E402
 
 # Each model counter and the profiler metrics that add up to it. cp.async (SASS LDGSTS) is one
-# instruction that reads global memory and writes shared memory; the traces list its two halves, and
-# the profiler counts them under their own "ldgsts" metrics, which are added here to the global-load
-# sectors, the shared-store wavefronts and the shared-store instructions.
+# instruction that reads global memory and writes shared memory; the traces list its two halves.
+# Its global sectors are already in the global-load metric (its request count rises by one per
+# cp.async: tools/experiments/ldgsts_counts.cu), so only its shared side is added, from the
+# profiler's own "ldgsts" metrics, to the shared-store wavefronts and instructions.
 COUNTERS = {
-    "global_load_sectors": ["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-                            "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts.sum"],
+    "global_load_sectors": ["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"],
     "global_store_sectors": ["l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"],
     "shared_load_wavefronts": ["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"],
     "shared_store_wavefronts": ["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
@@ -53,17 +53,22 @@ GEMM_TOLERANCE = 0.02
 # tiles of a partial last wave along k (a second kernel, not traced); at these small shapes every
 # tile would be split, so it runs with every tile whole.
 PROGRAM_ARGS = {"10_double_buffering": ["--param", "SPLIT=0"]}
+# Counters of a held program that are recorded but not held to the rule, each with the reason.
+COUNTERS_NOT_HELD = {
+    "10_double_buffering": {
+        "shared_load_requests": "ptxas emits a few shared loads per k-tile that the trace does not list (see "
+                                "docs/access-model.md, \"cp.async\")",
+    },
+}
 # Programs profiled and recorded but not held to the rule, each with the reason (an open item, not a
 # pass): the file keeps their measured and predicted counters side by side.
 NOT_HELD = {
-    "10_double_buffering": "cp.async (LDGSTS): the profiler's ldgsts sector and wavefront counts exceed the "
-                           "per-instruction model (up to 2x, more where lanes are zero-filled), and it counts a "
-                           "few more LDS instructions than the trace (never-executed ones that ptxas places before "
-                           "the copies); the rule for cp.async is not yet measured (docs/access-model.md)",
     "11_wmma": "wmma::load_matrix_sync and store_matrix_sync are not in the trace (the API leaves their lane "
                "layout to the compiler), so the shared wavefronts are the copies and the epilogue's reads only",
-    "12_mma_pipeline": "cp.async (LDGSTS) as for step 10, and ldmatrix, whose wavefronts the model prices as "
-                       "16-byte shared loads; neither rule is measured yet (docs/access-model.md)",
+    "12_mma_pipeline": "its global sectors agree, but in the running kernel the profiler counts several times the "
+                       "cp.async wavefronts that one warp measures for the same pattern (L1-bypassing copies; the "
+                       "cause is not measured), and it does not count ldmatrix as a shared-load instruction "
+                       "(docs/access-model.md)",
     "13_hopper_wgmma": "instructions and global sectors match exactly, but the shared wavefronts run above the "
                        "model: a few percent for the staging writes, and well beyond 2% for the read-backs where "
                        "both consumer warpgroups read back at once; the cause is not yet measured "
@@ -189,10 +194,14 @@ def main():
                 ok = m == p
             else:
                 ok = abs(ratio - 1.0) <= GEMM_TOLERANCE
-            agree = agree and ok
             counters[name] = {"predicted": p, "measured": m, "ratio": ratio, "agree": ok}
+            if name in COUNTERS_NOT_HELD.get(step, {}):
+                counters[name].update(held=False, reason=COUNTERS_NOT_HELD[step][name])
+            else:
+                agree = agree and ok
         rule = (f"exact; shared-load wavefronts 0 to {SHARED_LOAD_EXCESS:.0%} above" if exact
                 else f"within {GEMM_TOLERANCE:.0%}; instructions exact")
+        rule += "".join(f"; {name} not held: {reason}" for name, reason in COUNTERS_NOT_HELD.get(step, {}).items())
         held = step not in NOT_HELD
         if held:
             disagreements += not agree

@@ -462,43 +462,44 @@ inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& bloc
     const int base = stage_of(kt, c) * stage_floats(c);
     for (int copy = 0; copy < a_copies(c); ++copy) {
       // Lanes whose element lies outside A read nothing (source size 0) but still write a zero.
-      emit(gemm::make_instruction(Space::global, Access::load, Operand::A, 4, iteration,
-                                  past_end ? "cp.async 4 B: A, k-tile past the end (reads nothing)"
-                                           : "cp.async 4 B: A element (global read)",
-                                  mask([&](const ThreadCoord& t) { return a_source(s, t, c, kt, copy).valid; }),
-                                  [&](int lane) { return a_index(s, a_source(s, coord(lane), c, kt, copy)); }));
-      emit(gemm::make_instruction(Space::shared, Access::store, Operand::smem_A, 4, iteration,
-                                  past_end ? "cp.async 4 B: zero -> a_tile_t[k][m] (shared write)"
-                                           : "cp.async 4 B: A element -> a_tile_t[k][m] (shared write)",
-                                  lanes.exists,
-                                  [&](int lane) { return base + a_store_index(coord(lane), c, copy); }));
+      gemm::emit_async_copy(
+          emit,
+          gemm::make_instruction(Space::global, Access::load, Operand::A, 4, iteration,
+                                 past_end ? "cp.async 4 B: A, k-tile past the end (reads nothing)"
+                                          : "cp.async 4 B: A element (global read)",
+                                 mask([&](const ThreadCoord& t) { return a_source(s, t, c, kt, copy).valid; }),
+                                 [&](int lane) { return a_index(s, a_source(s, coord(lane), c, kt, copy)); }),
+          gemm::make_instruction(Space::shared, Access::store, Operand::smem_A, 4, iteration,
+                                 past_end ? "cp.async 4 B: zero -> a_tile_t[k][m] (shared write)"
+                                          : "cp.async 4 B: A element -> a_tile_t[k][m] (shared write)",
+                                 lanes.exists, [&](int lane) { return base + a_store_index(coord(lane), c, copy); }));
     }
     if (vector_bc(s)) {
-      for (int copy = 0; copy < b_chunk_copies(c); ++copy) {
-          emit(gemm::make_instruction(Space::global, Access::load, Operand::B, chunk_width, iteration,
-                                    past_end ? "cp.async 16 B: B, k-tile past the end (reads nothing)"
-                                             : "cp.async 16 B: B chunk (global read)",
-                                    mask([&](const ThreadCoord& t) { return b_chunk_source(s, t, c, kt, copy).valid; }),
-                                    [&](int lane) { return b_index(s, b_chunk_source(s, coord(lane), c, kt, copy)); }));
-        emit(gemm::make_instruction(Space::shared, Access::store, Operand::smem_B, chunk_width, iteration,
-                                    past_end ? "cp.async 16 B: zeros -> b_tile (shared write)"
-                                             : "cp.async 16 B: B chunk -> b_tile (shared write)",
-                                    lanes.exists,
-                                    [&](int lane) { return base + b_chunk_store_index(coord(lane), c, copy); }));
-      }
+      for (int copy = 0; copy < b_chunk_copies(c); ++copy)
+        gemm::emit_async_copy(
+            emit,
+            gemm::make_instruction(Space::global, Access::load, Operand::B, chunk_width, iteration,
+                                   past_end ? "cp.async 16 B: B, k-tile past the end (reads nothing)"
+                                            : "cp.async 16 B: B chunk (global read)",
+                                   mask([&](const ThreadCoord& t) { return b_chunk_source(s, t, c, kt, copy).valid; }),
+                                   [&](int lane) { return b_index(s, b_chunk_source(s, coord(lane), c, kt, copy)); }),
+            gemm::make_instruction(Space::shared, Access::store, Operand::smem_B, chunk_width, iteration,
+                                   past_end ? "cp.async 16 B: zeros -> b_tile (shared write)"
+                                            : "cp.async 16 B: B chunk -> b_tile (shared write)",
+                                   lanes.exists, [&](int lane) { return base + b_chunk_store_index(coord(lane), c, copy); }));
     } else {
-      for (int copy = 0; copy < b_element_copies(c); ++copy) {
-          emit(gemm::make_instruction(Space::global, Access::load, Operand::B, 4, iteration,
-                                    past_end ? "cp.async 4 B: B, k-tile past the end (reads nothing)"
-                                             : "cp.async 4 B: B element, N % 4 != 0 (global read)",
-                                    mask([&](const ThreadCoord& t) { return b_element_source(s, t, c, kt, copy).valid; }),
-                                    [&](int lane) { return b_index(s, b_element_source(s, coord(lane), c, kt, copy)); }));
-        emit(gemm::make_instruction(Space::shared, Access::store, Operand::smem_B, 4, iteration,
-                                    past_end ? "cp.async 4 B: zero -> b_tile (shared write)"
-                                             : "cp.async 4 B: B element -> b_tile (shared write)",
-                                    lanes.exists,
-                                    [&](int lane) { return base + b_element_store_index(coord(lane), c, copy); }));
-      }
+      for (int copy = 0; copy < b_element_copies(c); ++copy)
+        gemm::emit_async_copy(
+            emit,
+            gemm::make_instruction(Space::global, Access::load, Operand::B, 4, iteration,
+                                   past_end ? "cp.async 4 B: B, k-tile past the end (reads nothing)"
+                                            : "cp.async 4 B: B element, N % 4 != 0 (global read)",
+                                   mask([&](const ThreadCoord& t) { return b_element_source(s, t, c, kt, copy).valid; }),
+                                   [&](int lane) { return b_index(s, b_element_source(s, coord(lane), c, kt, copy)); }),
+            gemm::make_instruction(Space::shared, Access::store, Operand::smem_B, 4, iteration,
+                                   past_end ? "cp.async 4 B: zero -> b_tile (shared write)"
+                                            : "cp.async 4 B: B element -> b_tile (shared write)",
+                                   lanes.exists, [&](int lane) { return base + b_element_store_index(coord(lane), c, copy); }));
     }
   };
   for (int kt = 0; kt < c.stages - 1 && kt < tiles; ++kt) copies(kt, kt);  // the prologue fills the pipeline

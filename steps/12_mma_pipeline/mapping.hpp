@@ -302,12 +302,15 @@ inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& bloc
           copy[size_t(lane)] = copy_moved(copy_at(t, origin, first_thread + lane), i * copy_row_step(t, c));
           if (copy_inside(t, copy[size_t(lane)], stored, c, kt)) inside |= 1u << lane;
         }
-        emit(gemm::make_instruction(Space::global, Access::load, global, 16, kt, read, inside,
-                                    [&](int lane) { return copy_source(t, copy[size_t(lane)], stored, c, kt); },
-                                    kElementBytes));
-        emit(gemm::make_instruction(
-            Space::shared, Access::store, shared, 16, kt, write, kEveryLane,
-            [&](int lane) { return base + tile_offset(t, copy[size_t(lane)].row, copy[size_t(lane)].chunk); }, kElementBytes));
+        gemm::emit_async_copy(
+            emit,
+            gemm::make_instruction(Space::global, Access::load, global, 16, kt, read, inside,
+                                   [&](int lane) { return copy_source(t, copy[size_t(lane)], stored, c, kt); },
+                                   kElementBytes),
+            gemm::make_instruction(
+                Space::shared, Access::store, shared, 16, kt, write, kEveryLane,
+                [&](int lane) { return base + tile_offset(t, copy[size_t(lane)].row, copy[size_t(lane)].chunk); },
+                kElementBytes));
       }
     };
     operand(ta, sa, block_m, Operand::A, Operand::smem_A, stage, "cp.async 16 B: A chunk (global read)",
