@@ -108,11 +108,12 @@ namespace {
 
 // The shared write of a cp.async (LDGSTS), measured on an H100 (tools/experiments/ldgsts_counts.cu,
 // docs/access-model.md, "cp.async"). Per phase (32, 16 or 8 lanes, as for a store of the same
-// width; phases never pair): D, the destinations' conflict degree as for a store, and R, the most
-// words the phase's reading lanes take from one L1 bank (the global address modulo 128 bytes, in
-// 4-byte banks), a word counted once per lane that reads it: the copy does not broadcast. A phase
-// whose lanes all read nothing takes D wavefronts; otherwise R + D - 1 (the sources are read before
-// the last of them is written), and never more than one per lane of the phase.
+// width; phases never pair): D, the destinations' conflict degree as for a store. A copy around the
+// L1 (.cg) takes D wavefronts. A copy through it (.ca) reads its data out of the L1's banks: R is
+// the most words the phase's reading lanes take from one bank (the global address modulo 128
+// bytes, in 4-byte banks), a word counted once per lane that reads it (the copy does not
+// broadcast), and the phase takes R + D - 1 wavefronts (the sources are read before the last of
+// them is written), never more than one per lane; D where no lane reads.
 SharedCost async_copy_cost(const WarpAccess& access) {
   SharedCost cost;
   const int lanes = shared_phase_lanes(access.width);
@@ -126,7 +127,7 @@ SharedCost async_copy_cost(const WarpAccess& access) {
       const std::int64_t word = floor_div(access.source[size_t(lane)], kBankBytes);
       for (int w = 0; w < std::max(1, access.width / kBankBytes); ++w) ++read[size_t(bank_of(word + w))];
     }
-    const int read_conflict = *std::max_element(read.begin(), read.end());
+    const int read_conflict = access.bypasses_l1 ? 0 : *std::max_element(read.begin(), read.end());
     const int wavefronts = read_conflict == 0 ? written : std::min(lanes, read_conflict + written - 1);
     cost.wavefronts += wavefronts;
     cost.ideal_wavefronts += 1;

@@ -83,9 +83,12 @@ TraceInstruction make_instruction(Space space, Access access, Operand operand, i
 }
 
 // A cp.async: its global read (the sectors), then its shared write, which carries the read's lane
-// addresses because its wavefronts depend on both (WarpAccess::source).
-inline void emit_async_copy(const TraceSink& emit, const TraceInstruction& read, TraceInstruction write) {
+// addresses and whether the copy bypasses the L1 (cp.async.cg), because its wavefronts depend on
+// both (WarpAccess::source).
+inline void emit_async_copy(const TraceSink& emit, bool bypasses_l1, const TraceInstruction& read,
+                            TraceInstruction write) {
   write.access.async_copy = true;
+  write.access.bypasses_l1 = bypasses_l1;
   write.access.source_active = read.access.active;
   write.access.source = read.access.address;
   emit(read);

@@ -434,6 +434,10 @@ GEMM_HD int a_index(const GemmShape& shape, const MatrixCoord& m) { return m.row
 GEMM_HD int b_index(const GemmShape& shape, const MatrixCoord& m) { return m.row * shape.n + m.col; }
 GEMM_HD int c_index(const GemmShape& shape, const CElement& e) { return e.row * shape.n + e.col; }
 
+// The kernel's copies (kernel.cuh): 4-byte ones through the L1 (cp.async.ca, the only kind that
+// size allows), 16-byte ones around it (cp.async.cg). The access model prices them differently.
+constexpr bool kElementCopyBypassesL1 = false, kChunkCopyBypassesL1 = true;
+
 // The trace, of pipelined_sgemm with one whole tile per block. (With the schedule of a known GPU the
 // blocks of split tiles leave that kernel at once, and split_sgemm's blocks issue the same copies
 // and loads per k-tile over part of k, then their partial sums; those are not drawn.)
@@ -463,7 +467,7 @@ inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& bloc
     for (int copy = 0; copy < a_copies(c); ++copy) {
       // Lanes whose element lies outside A read nothing (source size 0) but still write a zero.
       gemm::emit_async_copy(
-          emit,
+          emit, kElementCopyBypassesL1,
           gemm::make_instruction(Space::global, Access::load, Operand::A, 4, iteration,
                                  past_end ? "cp.async 4 B: A, k-tile past the end (reads nothing)"
                                           : "cp.async 4 B: A element (global read)",
@@ -477,7 +481,7 @@ inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& bloc
     if (vector_bc(s)) {
       for (int copy = 0; copy < b_chunk_copies(c); ++copy)
         gemm::emit_async_copy(
-            emit,
+            emit, kChunkCopyBypassesL1,
             gemm::make_instruction(Space::global, Access::load, Operand::B, chunk_width, iteration,
                                    past_end ? "cp.async 16 B: B, k-tile past the end (reads nothing)"
                                             : "cp.async 16 B: B chunk (global read)",
@@ -490,7 +494,7 @@ inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& bloc
     } else {
       for (int copy = 0; copy < b_element_copies(c); ++copy)
         gemm::emit_async_copy(
-            emit,
+            emit, kElementCopyBypassesL1,
             gemm::make_instruction(Space::global, Access::load, Operand::B, 4, iteration,
                                    past_end ? "cp.async 4 B: B, k-tile past the end (reads nothing)"
                                             : "cp.async 4 B: B element, N % 4 != 0 (global read)",

@@ -272,6 +272,9 @@ GEMM_HD int fragment_col(int warp, const Config& c, int j) { return warp_col(war
 
 // --- The trace: one warp's memory instructions, in the kernel's order -----------------------------
 
+// The kernel's copies go around the L1 (cp.async.cg in kernel.cuh); the access model prices them so.
+constexpr bool kCopyBypassesL1 = true;
+
 // Per k-tile (its copies listed under its own iteration, as they are issued STAGES - 1 k-tiles
 // ahead): each cp.async of A, then of B, as a 16-byte global read (lanes outside the matrix read
 // nothing) and a 16-byte shared write into the swizzled stage (every lane writes, zeros outside);
@@ -303,7 +306,7 @@ inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& bloc
           if (copy_inside(t, copy[size_t(lane)], stored, c, kt)) inside |= 1u << lane;
         }
         gemm::emit_async_copy(
-            emit,
+            emit, kCopyBypassesL1,
             gemm::make_instruction(Space::global, Access::load, global, 16, kt, read, inside,
                                    [&](int lane) { return copy_source(t, copy[size_t(lane)], stored, c, kt); },
                                    kElementBytes),

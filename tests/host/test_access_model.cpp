@@ -134,20 +134,26 @@ TEST(SharedModel, MatchesTheMeasuredPhasePatterns) {
 // read and its shared write.
 TEST(AsyncCopyModel, MatchesTheMeasuredPatterns) {
   const int wavefronts[ldgsts::kVariantCount][ldgsts::kCaseCount] = {
-      {1, 32, 32, 8, 4, 2, 1, 32, 4, 2, 1, 1, 1, 7, 7, 32, 11, 5, 11, 32, 32, 32, 16, 18, 32, 32, 32, 32, 8, 8},
-      {2, 32, 32, 8, 4, 2, 2, 32, 4, 2, 2, 2, 1, 6, 6, 32, 18, 4, 10, 32, 32, 32, 16, 18, 32, 32, 32, 32, 16, 16},
-      {4, 32, 32, 8, 4, 4, 4, 32, 4, 4, 4, 4, 2, 4, 4, 32, 32, 4, 8, 32, 32, 32, 16, 16, 32, 32, 32, 32, 32, 32},
-      {4, 32, 32, 32, 4, 4, 28, 32, 4, 4, 4, 4, 2, 4, 4, 32, 32, 4, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32}};
+      {1, 32, 32, 8, 4, 2, 1, 32, 4, 2, 1, 1, 1, 7, 7, 32, 11, 5, 11, 32, 32, 32, 16, 18, 32, 32, 32, 32, 8, 8, 8, 11},
+      {2, 32, 32, 8, 4, 2, 2, 32, 4, 2, 2, 2, 1, 6, 6, 32, 18, 4, 10, 32, 32, 32, 16, 18, 32, 32, 32, 32, 16, 16, 8, 10},
+      {4, 32, 32, 8, 4, 4, 4, 32, 4, 4, 4, 4, 2, 4, 4, 32, 32, 4, 8, 32, 32, 32, 16, 16, 32, 32, 32, 32, 32, 32, 8, 8},
+      {4, 4, 4, 4, 4, 4, 4, 32, 4, 4, 4, 4, 2, 4, 4, 32, 32, 4, 4, 4, 32, 32, 4, 4, 32, 32, 4, 4, 32, 32, 4, 4}};
   const int sectors[ldgsts::kVariantCount][ldgsts::kCaseCount] = {
-      {4, 1, 32, 32, 4, 4, 4, 4, 4, 4, 0, 4, 2, 4, 4, 16, 4, 4, 32, 32, 4, 32, 16, 16, 4, 16, 1, 1, 4, 4},
-      {8, 1, 32, 32, 8, 8, 8, 8, 8, 8, 0, 8, 4, 8, 8, 16, 8, 8, 32, 32, 8, 32, 16, 16, 8, 16, 1, 1, 8, 8},
-      {16, 1, 32, 32, 16, 16, 16, 16, 16, 16, 0, 16, 8, 16, 16, 16, 16, 16, 32, 32, 16, 32, 16, 16, 16, 16, 1, 1, 16, 16},
-      {16, 16, 32, 16, 16, 16, 24, 32, 16, 16, 0, 16, 8, 16, 16, 16, 32, 16, 16, 32, 32, 32, 16, 16, 16, 16, 16, 16, 32, 16}};
-  // Where the model and the H100 differ (docs/access-model.md, "cp.async"), as (variant, case):
-  // one 4-byte .ca mix, off by one wavefront; and .cg copies whose lanes do not read whole 32-byte
-  // sectors in pairs, or whose writes conflict (the bypass path counts them its own way). The copies
-  // of steps 10 and 12 are of neither kind.
-  const std::set<std::pair<int, int>> wavefronts_differ = {{0, 23}, {3, 3}, {3, 6}, {3, 18}, {3, 22}, {3, 23}};
+      {4, 1, 32, 32, 4, 4, 4, 4, 4, 4, 0, 4, 2, 4, 4, 16, 4, 4, 32, 32, 4, 32, 16, 16, 4, 16, 1, 1, 4, 4, 8, 8},
+      {8, 1, 32, 32, 8, 8, 8, 8, 8, 8, 0, 8, 4, 8, 8, 16, 8, 8, 32, 32, 8, 32, 16, 16, 8, 16, 1, 1, 8, 8, 8, 8},
+      {16, 1, 32, 32, 16, 16, 16, 16, 16, 16, 0, 16, 8, 16, 16, 16, 16, 16, 32, 32, 16, 32, 16, 16, 16, 16, 1, 1, 16, 16, 16, 16},
+      {16, 16, 32, 16, 16, 16, 24, 32, 16, 16, 0, 16, 8, 16, 16, 16, 32, 16, 16, 32, 32, 32, 16, 16, 16, 16, 16, 16, 32, 16, 16, 16}};
+  // An earlier run of the first 30 patterns counted more wavefronts for some .cg copies (up to one per
+  // lane where the lanes' sources are scattered): copies around the L1 are counted as their data
+  // arrives, which varies from run to run. The model counts the least such a copy takes.
+  constexpr int kOtherRunCases = 30;
+  const int cg_wavefronts_other_run[kOtherRunCases] = {4,  32, 32, 32, 4,  4,  28, 32, 4,  4,  4,  4,  2,  4,  4,
+                                           32, 32, 4,  32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32};
+  // Where the model and the H100 differ (docs/access-model.md, "cp.async"), as (variant, case): one
+  // 4-byte .ca mix, off by one wavefront; and the global sectors of .cg copies whose lanes read
+  // scattered 16-byte pieces or write into conflicting banks (the counter then counts per pair of
+  // lanes). The copies of steps 10 and 12 are of neither kind.
+  const std::set<std::pair<int, int>> wavefronts_differ = {{0, 23}};
   const std::set<std::pair<int, int>> sectors_differ = {{3, 1},  {3, 3},  {3, 6},  {3, 7},  {3, 16},
                                                         {3, 18}, {3, 20}, {3, 26}, {3, 27}, {3, 28}};
   for (int v = 0; v < ldgsts::kVariantCount; ++v)
@@ -162,6 +168,7 @@ TEST(AsyncCopyModel, MatchesTheMeasuredPatterns) {
       std::vector<WarpAccess> listed;
       gemm::emit_async_copy(
           [&](const gemm::TraceInstruction& instruction) { listed.push_back(instruction.access); },
+          ldgsts::kVariants[v].bypass,
           gemm::make_instruction(Space::global, Access::load, gemm::Operand::A, width, 0, "read", read,
                                  [&](int lane) { return ldgsts::global_offset(pattern.global, width, lane); }, 1),
           gemm::make_instruction(Space::shared, Access::store, gemm::Operand::smem_A, width, 0, "write", part,
@@ -170,10 +177,19 @@ TEST(AsyncCopyModel, MatchesTheMeasuredPatterns) {
       const int model_sectors = gemm::global_cost(listed[0]).sectors;
       const int model_wavefronts = gemm::shared_cost(listed[1]).wavefronts;
       const std::string where = "variant " + std::to_string(v) + " case " + std::to_string(c);
-      if (sectors_differ.count({v, c})) EXPECT_NE(model_sectors, sectors[v][c]) << where << " (listed as differing)";
-      else EXPECT_EQ(model_sectors, sectors[v][c]) << where;
-      if (wavefronts_differ.count({v, c})) EXPECT_NE(model_wavefronts, wavefronts[v][c]) << where << " (listed as differing)";
-      else EXPECT_EQ(model_wavefronts, wavefronts[v][c]) << where;
+      if (sectors_differ.count({v, c})) {
+        EXPECT_NE(model_sectors, sectors[v][c]) << where << " (listed as differing)";
+      } else {
+        EXPECT_EQ(model_sectors, sectors[v][c]) << where;
+      }
+      if (wavefronts_differ.count({v, c})) {
+        EXPECT_NE(model_wavefronts, wavefronts[v][c]) << where << " (listed as differing)";
+      } else {
+        EXPECT_EQ(model_wavefronts, wavefronts[v][c]) << where;
+      }
+      if (ldgsts::kVariants[v].bypass && c < kOtherRunCases) {
+        EXPECT_LE(model_wavefronts, cg_wavefronts_other_run[c]) << where;
+      }
     }
 }
 

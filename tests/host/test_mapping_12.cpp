@@ -321,38 +321,30 @@ TEST(Mapping12, RulesNameTheProblem) {
 
 TEST(Mapping12, TraceIsConflictFreeAndCoversC) {
   // The trace the viewer and the access model use: over whole launches, in every layout and for
-  // every configuration, each ldmatrix.x4 costs the minimum 4 wavefronts and each cp.async writes
-  // without a bank conflict (the swizzle), and the stores of C write every element once. Where the
-  // stored rows are a whole number of 128-byte lines (K, M or N a multiple of 64) and a tile's rows
-  // are 128 bytes long (BK = 64), each quarter-warp of a copy reads one whole line, so its sources
-  // fall in distinct L1 banks too and each copy costs the minimum 4 wavefronts; ragged rows shift
-  // the sources across the banks, and with BK = 32 a quarter-warp reads 64 bytes from each of two
-  // rows, the same banks of both (the access model's cp.async rule).
+  // every configuration, each ldmatrix.x4 and each cp.async write costs the minimum 4 wavefronts
+  // (the swizzle), and the stores of C write every element once.
   for (const Config& c : step12::kConfigs)
-    for (Layout layout : kLayouts)
-      for (const bool ragged : {true, false}) {
-        gemm::TraceProblem problem;
-        problem.shape = ragged ? gemm::GemmShape{c.bm + 8, c.bn + 8, 2 * c.bk + 8} : gemm::GemmShape{2 * c.bm, 2 * c.bn, 2 * c.bk};
-        problem.layout = layout;
-        problem.params = step12::to_params(c);
-        ASSERT_EQ(gemm::tc_aligned_rows_rule(problem.shape, layout), "");
-        std::vector<int> written(size_t(problem.shape.m) * size_t(problem.shape.n), 0);
-        const gemm::AccessTotals totals = gemm::predict_launch(
-            step12::launch_shape(problem.shape, c), [&](const gemm::Dim3& block, int warp, const gemm::TraceSink& sink) {
-              step12::trace_warp(problem, block, warp, [&](const gemm::TraceInstruction& i) {
-                sink(i);
-                if (i.access.space == gemm::Space::shared && i.access.access == gemm::Access::store)
-                  EXPECT_EQ(gemm::shared_cost(i.access).max_conflict, 1) << i.label;
-                if (i.operand == gemm::Operand::C && i.access.access == gemm::Access::store)
-                  for (int lane = 0; lane < 32; ++lane)
-                    if (i.access.lane_active(lane))
-                      for (int e = 0; e < i.access.width / 4; ++e) ++written[size_t(i.access.address[size_t(lane)] / 4 + e)];
-              });
+    for (Layout layout : kLayouts) {
+      gemm::TraceProblem problem;
+      problem.shape = {c.bm + 8, c.bn + 8, 2 * c.bk + 8};  // ragged in M, N and K
+      problem.layout = layout;
+      problem.params = step12::to_params(c);
+      ASSERT_EQ(gemm::tc_aligned_rows_rule(problem.shape, layout), "");
+      std::vector<int> written(size_t(problem.shape.m) * size_t(problem.shape.n), 0);
+      const gemm::AccessTotals totals =
+          gemm::predict_launch(step12::launch_shape(problem.shape, c), [&](const gemm::Dim3& block, int warp, const gemm::TraceSink& sink) {
+            step12::trace_warp(problem, block, warp, [&](const gemm::TraceInstruction& i) {
+              sink(i);
+              if (i.operand == gemm::Operand::C && i.access.access == gemm::Access::store)
+                for (int lane = 0; lane < 32; ++lane)
+                  if (i.access.lane_active(lane))
+                    for (int e = 0; e < i.access.width / 4; ++e) ++written[size_t(i.access.address[size_t(lane)] / 4 + e)];
             });
-        EXPECT_EQ(totals.shared_load_wavefronts, 4 * totals.shared_load_requests) << step12::to_params(c).at("BK");
-        if (!ragged && c.bk == 64) EXPECT_EQ(totals.shared_store_wavefronts, 4 * totals.shared_store_requests);
-        for (int n : written) ASSERT_EQ(n, 1);
-      }
+          });
+      EXPECT_EQ(totals.shared_load_wavefronts, 4 * totals.shared_load_requests) << step12::to_params(c).at("BK");
+      EXPECT_EQ(totals.shared_store_wavefronts, 4 * totals.shared_store_requests);
+      for (int n : written) ASSERT_EQ(n, 1);
+    }
 }
 
 // f16 output: after neighbouring lanes trade halves of two side-by-side n8 tiles, each lane's 4

@@ -16,7 +16,7 @@ constexpr int kRowStride = 1024;  // bytes between the "rows" of the row pattern
 constexpr int kLanes = 32;
 
 // Byte offset of lane l's source, for an access of `width` bytes.
-enum Global { contiguous, same_element, line_per_lane, sector_per_lane, rows_of_8, rows_of_16, permuted };
+enum Global { contiguous, same_element, line_per_lane, sector_per_lane, rows_of_8, rows_of_16, permuted, rows_of_4 };
 LDGSTS_HD inline int global_offset(int pattern, int width, int l) {
   switch (pattern) {
     case contiguous: return width * l;
@@ -26,6 +26,7 @@ LDGSTS_HD inline int global_offset(int pattern, int width, int l) {
     case rows_of_8: return width * (l % 8) + kRowStride * (l / 8);    // 4 rows of 8 lanes
     case rows_of_16: return width * (l % 16) + kRowStride * (l / 16);  // 2 rows of 16 lanes
     case permuted: return width * ((l * 5) % 32);                      // contiguous, lanes permuted
+    case rows_of_4: return width * (l % 4) + kRowStride * (l / 4);    // 8 rows of 4 lanes
   }
   return 0;
 }
@@ -60,8 +61,9 @@ struct Case {
   int global, shared, sizes;
 };
 // Each variant runs these, in this order: the global patterns, the shared patterns, the source
-// sizes, each with the others plain; then step 12's copies (rows of 8 lanes into swizzled rows) and
-// a few mixes of conflicts on both sides.
+// sizes, each with the others plain; then step 12's copies (rows of 8 lanes into swizzled rows), a
+// few mixes of conflicts on both sides, and rows of 4 lanes (16-byte copies: two 64-byte row pieces
+// per quarter-warp, as step 12's BK = 32 tiles copy them).
 constexpr Case kCases[] = {
     {contiguous, packed, all_read},       {same_element, packed, all_read},    {line_per_lane, packed, all_read},
     {sector_per_lane, packed, all_read},  {rows_of_8, packed, all_read},       {rows_of_16, packed, all_read},
@@ -72,7 +74,8 @@ constexpr Case kCases[] = {
     {sector_per_lane, swizzled, all_read}, {line_per_lane, swizzled, all_read}, {rows_of_8, stride_128, all_read},
     {line_per_lane, stride_128, all_read}, {line_per_lane, packed, even_read}, {line_per_lane, swizzled, even_read},
     {rows_of_8, stride_128, even_read},   {sector_per_lane, stride_128, even_read}, {same_element, packed, all_read},
-    {same_element, swizzled, all_read},   {contiguous, eight_per_bank, all_read}, {contiguous, eight_per_bank, even_read}};
+    {same_element, swizzled, all_read},   {contiguous, eight_per_bank, all_read}, {contiguous, eight_per_bank, even_read},
+    {rows_of_4, packed, all_read},        {rows_of_4, swizzled, all_read}};
 constexpr int kCaseCount = int(sizeof(kCases) / sizeof(kCases[0]));
 
 }  // namespace ldgsts
