@@ -194,7 +194,8 @@ def model_table(attributes, results_dir):
                     continue
                 if values["predicted"] == 0 and values["measured"] == 0:
                     continue
-                verdict = "yes" if values["agree"] else ("**no**" if case.get("held", True) else "no (not held)")
+                held = case.get("held", True) and values.get("held", True)
+                verdict = "yes" if values["agree"] else ("**no**" if held else "no (not held)")
                 out.append(f"| {case['step']} | {label} | {counter} | {values['predicted']:,} | "
                            f"{values['measured']:,} | {verdict} |")
         out.append("")
