@@ -464,46 +464,44 @@ inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& bloc
   auto copies = [&](int kt, int iteration) {
     const bool past_end = kt >= tiles;
     const int base = stage_of(kt, c) * stage_floats(c);
-    for (int copy = 0; copy < a_copies(c); ++copy) {
-      // Lanes whose element lies outside A read nothing (source size 0) but still write a zero.
+    // One cp.async: lanes whose source lies outside the matrix read nothing (source size 0) but
+    // still write a zero. `source(t)` is the element thread t copies, `index` its place in the
+    // matrix, `store(t)` where it lands in the stage; the labels are {read, write} while inside,
+    // then past the end.
+    using Labels = const char* const[2][2];
+    auto copy = [&](Operand matrix, Operand tile, int width, bool bypasses_l1, Labels& labels, auto source, auto index,
+                    auto store) {
       gemm::emit_async_copy(
-          emit, kElementCopyBypassesL1,
-          gemm::make_instruction(Space::global, Access::load, Operand::A, 4, iteration,
-                                 past_end ? "cp.async 4 B: A, k-tile past the end (reads nothing)"
-                                          : "cp.async 4 B: A element (global read)",
-                                 mask([&](const ThreadCoord& t) { return a_source(s, t, c, kt, copy).valid; }),
-                                 [&](int lane) { return a_index(s, a_source(s, coord(lane), c, kt, copy)); }),
-          gemm::make_instruction(Space::shared, Access::store, Operand::smem_A, 4, iteration,
-                                 past_end ? "cp.async 4 B: zero -> a_tile_t[k][m] (shared write)"
-                                          : "cp.async 4 B: A element -> a_tile_t[k][m] (shared write)",
-                                 lanes.exists, [&](int lane) { return base + a_store_index(coord(lane), c, copy); }));
-    }
+          emit, bypasses_l1,
+          gemm::make_instruction(Space::global, Access::load, matrix, width, iteration, labels[past_end][0],
+                                 mask([&](const ThreadCoord& t) { return source(t).valid; }),
+                                 [&](int lane) { return index(s, source(coord(lane))); }),
+          gemm::make_instruction(Space::shared, Access::store, tile, width, iteration, labels[past_end][1], lanes.exists,
+                                 [&](int lane) { return base + store(coord(lane)); }));
+    };
+    static Labels a_labels = {
+        {"cp.async 4 B: A element (global read)", "cp.async 4 B: A element -> a_tile_t[k][m] (shared write)"},
+        {"cp.async 4 B: A, k-tile past the end (reads nothing)", "cp.async 4 B: zero -> a_tile_t[k][m] (shared write)"}};
+    static Labels b_chunk_labels = {
+        {"cp.async 16 B: B chunk (global read)", "cp.async 16 B: B chunk -> b_tile (shared write)"},
+        {"cp.async 16 B: B, k-tile past the end (reads nothing)", "cp.async 16 B: zeros -> b_tile (shared write)"}};
+    static Labels b_element_labels = {
+        {"cp.async 4 B: B element, N % 4 != 0 (global read)", "cp.async 4 B: B element -> b_tile (shared write)"},
+        {"cp.async 4 B: B, k-tile past the end (reads nothing)", "cp.async 4 B: zero -> b_tile (shared write)"}};
+    for (int i = 0; i < a_copies(c); ++i)
+      copy(Operand::A, Operand::smem_A, 4, kElementCopyBypassesL1, a_labels,
+           [&](const ThreadCoord& t) { return a_source(s, t, c, kt, i); }, a_index,
+           [&](const ThreadCoord& t) { return a_store_index(t, c, i); });
     if (vector_bc(s)) {
-      for (int copy = 0; copy < b_chunk_copies(c); ++copy)
-        gemm::emit_async_copy(
-            emit, kChunkCopyBypassesL1,
-            gemm::make_instruction(Space::global, Access::load, Operand::B, chunk_width, iteration,
-                                   past_end ? "cp.async 16 B: B, k-tile past the end (reads nothing)"
-                                            : "cp.async 16 B: B chunk (global read)",
-                                   mask([&](const ThreadCoord& t) { return b_chunk_source(s, t, c, kt, copy).valid; }),
-                                   [&](int lane) { return b_index(s, b_chunk_source(s, coord(lane), c, kt, copy)); }),
-            gemm::make_instruction(Space::shared, Access::store, Operand::smem_B, chunk_width, iteration,
-                                   past_end ? "cp.async 16 B: zeros -> b_tile (shared write)"
-                                            : "cp.async 16 B: B chunk -> b_tile (shared write)",
-                                   lanes.exists, [&](int lane) { return base + b_chunk_store_index(coord(lane), c, copy); }));
+      for (int i = 0; i < b_chunk_copies(c); ++i)
+        copy(Operand::B, Operand::smem_B, chunk_width, kChunkCopyBypassesL1, b_chunk_labels,
+             [&](const ThreadCoord& t) { return b_chunk_source(s, t, c, kt, i); }, b_index,
+             [&](const ThreadCoord& t) { return b_chunk_store_index(t, c, i); });
     } else {
-      for (int copy = 0; copy < b_element_copies(c); ++copy)
-        gemm::emit_async_copy(
-            emit, kElementCopyBypassesL1,
-            gemm::make_instruction(Space::global, Access::load, Operand::B, 4, iteration,
-                                   past_end ? "cp.async 4 B: B, k-tile past the end (reads nothing)"
-                                            : "cp.async 4 B: B element, N % 4 != 0 (global read)",
-                                   mask([&](const ThreadCoord& t) { return b_element_source(s, t, c, kt, copy).valid; }),
-                                   [&](int lane) { return b_index(s, b_element_source(s, coord(lane), c, kt, copy)); }),
-            gemm::make_instruction(Space::shared, Access::store, Operand::smem_B, 4, iteration,
-                                   past_end ? "cp.async 4 B: zero -> b_tile (shared write)"
-                                            : "cp.async 4 B: B element -> b_tile (shared write)",
-                                   lanes.exists, [&](int lane) { return base + b_element_store_index(coord(lane), c, copy); }));
+      for (int i = 0; i < b_element_copies(c); ++i)
+        copy(Operand::B, Operand::smem_B, 4, kElementCopyBypassesL1, b_element_labels,
+             [&](const ThreadCoord& t) { return b_element_source(s, t, c, kt, i); }, b_index,
+             [&](const ThreadCoord& t) { return b_element_store_index(t, c, i); });
     }
   };
   for (int kt = 0; kt < c.stages - 1 && kt < tiles; ++kt) copies(kt, kt);  // the prologue fills the pipeline
