@@ -547,6 +547,9 @@ void access_panel(App& app, ImVec2 size) {
   if (cost.shared) {
     ImGui::Text("this instruction: %d wavefronts, ideal %d, worst conflict %d-way", cost.shared_cost.wavefronts,
                 cost.shared_cost.ideal_wavefronts, cost.shared_cost.max_conflict);
+    if (ins.access.async_copy && !ins.access.bypasses_l1)
+      ImGui::TextWrapped("cp.async through the L1: conflicts among the sources' L1 banks add to the wavefronts the "
+                         "writes below need (docs/access-model.md, \"cp.async\")");
     bank_strip(ins);
   } else {
     ImGui::Text("this instruction: %d request, %d sectors (ideal %d), %d lines", cost.global.requests, cost.global.sectors,
