@@ -362,11 +362,16 @@ struct MatrixCoord {
 GEMM_HD int copy_item(const ThreadCoord& t, const Config& c, int copy) { return thread_id(t) + copy * threads(c); }
 
 // A, one float per copy. Item e of the tile: k-run position e % 8, then 4 rows, then the k-runs of
-// the tile, then the rest of the rows, so that a warp's 32 copies are 8 consecutive k of 4 rows.
+// the tile, then the rest of the rows, so that a warp's 32 copies are 8 consecutive k (one 32-byte
+// sector) of 4 rows. The 4 rows take different k-runs where the tile has them (BK / 8 of them):
+// cp.async through the L1 reads its data out of the L1's banks, and with K a multiple of 32 every
+// row of A starts on the same bank, so 4 rows' same k-run would sit on the same 8 banks and take 4
+// wavefronts where 2 (BK = 16) or 1 (BK = 32) will do (the access model's cp.async rule).
 GEMM_HD int a_copies(const Config& c) { return c.bm * c.bk / threads(c); }
 GEMM_HD int a_tile_k(const ThreadCoord& t, const Config& c, int copy) {
   const int e = copy_item(t, c, copy);
-  return ((e / kWarpSize) % (c.bk / kSectorFloats)) * kSectorFloats + e % kSectorFloats;
+  const int k_run = (e / kWarpSize + (e % kWarpSize) / kSectorFloats) % (c.bk / kSectorFloats);
+  return k_run * kSectorFloats + e % kSectorFloats;
 }
 GEMM_HD int a_tile_row(const ThreadCoord& t, const Config& c, int copy) {
   const int e = copy_item(t, c, copy);

@@ -3,6 +3,7 @@
 // k-tile is copied into and read from its own stage, at the offsets the kernel uses.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -127,6 +128,29 @@ TEST(Mapping10, SharedAccessesAreConflictFree) {
       ++accesses;
     });
     EXPECT_GT(accesses, 0);
+  }
+}
+
+// With K a multiple of 32 every row of A starts on the same L1 bank; a warp's copy of A (8 k of each
+// of 4 rows, through the L1) takes as many wavefronts as its rows share k-runs: 4 with BK = 8, where
+// a tile has one k-run per row, 2 with BK = 16 and 1 with BK = 32 (a_tile_k spreads the rows over
+// the k-runs). The shared writes stay conflict-free.
+TEST(Mapping10, ACopiesSpreadTheirRowsOverTheL1Banks) {
+  for (const step10::Config& c : step10::kConfigs) {
+    gemm::TraceProblem problem;
+    problem.shape = {2 * c.bm, 2 * c.bn, 4 * c.bk};
+    problem.params = step10::to_params(c);
+    problem.params["SPLIT"] = 0;
+    int copies = 0;
+    step10::trace_warp(problem, {0, 0, 0}, 0, [&](const gemm::TraceInstruction& i) {
+      // (the copies of k-tiles past the end read nothing: their writes alone count)
+      if (i.operand != gemm::Operand::smem_A || i.access.access != gemm::Access::store || !i.access.source_active) return;
+      ++copies;
+      const gemm::SharedCost cost = gemm::shared_cost(i.access);
+      EXPECT_EQ(cost.max_conflict, 1) << i.label;
+      EXPECT_EQ(cost.wavefronts, std::max(1, 4 / (c.bk / step10::kSectorFloats))) << i.label << " BK " << c.bk;
+    });
+    EXPECT_GT(copies, 0);
   }
 }
 
