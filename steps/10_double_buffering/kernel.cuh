@@ -18,11 +18,14 @@ namespace step10 {
 // copy size fills the rest with zeros: a source size of 0 reads nothing and writes zeros, which is
 // how a copy that falls outside the matrix is made (its address is computed but never read).
 // 4-byte copies go through L1 (.ca); 16-byte ones may bypass it (.cg): each tile is read once.
+// The access model prices the two kinds differently; mapping.hpp names which is which.
 __device__ inline void cp_async_4(float* shared_dst, const float* global_src, bool inside) {
+  static_assert(!kElementCopyBypassesL1, "the 4-byte copies are cp.async.ca: change mapping.hpp with them");
   const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(shared_dst));
   asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(global_src), "r"(inside ? 4 : 0));
 }
 __device__ inline void cp_async_16(float* shared_dst, const float* global_src, bool inside) {
+  static_assert(kChunkCopyBypassesL1, "the 16-byte copies are cp.async.cg: change mapping.hpp with them");
   const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(shared_dst));
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(global_src), "r"(inside ? 16 : 0));
 }

@@ -25,8 +25,9 @@ __device__ __forceinline__ std::uint32_t shared_address(const void* pointer) {
 }
 
 // 16 bytes global -> shared without passing through registers; a source size of 0 writes zeros
-// (the chunks outside the matrix) and reads nothing.
+// (the chunks outside the matrix) and reads nothing. Around the L1 (.cg): each tile is read once.
 __device__ __forceinline__ void cp_async_16(std::uint32_t shared, const void* global, bool inside) {
+  static_assert(kCopyBypassesL1, "the copies are cp.async.cg: change mapping.hpp with them");
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(shared), "l"(global), "r"(inside ? 16 : 0));
 }
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
