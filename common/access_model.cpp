@@ -102,10 +102,6 @@ PhaseWords phase_words(const WarpAccess& access, int first, int count) {
 
 int bank_of(std::int64_t word) { return int(((word % kSharedBanks) + kSharedBanks) % kSharedBanks); }
 
-}  // namespace
-
-namespace {
-
 // The shared write of a cp.async (LDGSTS), measured on an H100 (tools/experiments/ldgsts_counts.cu,
 // docs/access-model.md, "cp.async"). Per phase (32, 16 or 8 lanes, as for a store of the same
 // width; phases never pair): D, the destinations' conflict degree as for a store. A copy around the
