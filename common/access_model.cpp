@@ -29,6 +29,34 @@ int count_distinct(SmallSet& set) {
   return int(std::unique(set.values.begin(), set.values.begin() + set.size) - set.values.begin());
 }
 
+// The global read of a cp.async around the L1 (.cg), measured on an H100 (tools/experiments/
+// ldgsts_counts.cu, docs/access-model.md, "cp.async"): the counter goes by neighbouring pairs of
+// lanes (2p, 2p + 1). A pair whose two destinations lie in the same 16 bytes of banks (its write
+// conflicts) counts each reading lane's sectors on its own; any other pair counts the distinct
+// 128-byte lines its reading lanes touch. Lanes that read nothing count nothing.
+int bypassing_copy_sectors(const WarpAccess& access) {
+  constexpr std::int64_t kBankGroupBytes = 16;  // a 16-byte write spans 4 banks
+  int sectors = 0;
+  for (int lane = 0; lane < kWarpSize; lane += 2) {
+    const bool writes_both = ((access.counterpart_active >> lane) & 3u) == 3u;
+    const auto bank_group = [&](int l) {
+      return floor_div(access.counterpart[size_t(l)] % kLineBytes + kLineBytes, kBankGroupBytes) % (kLineBytes / kBankGroupBytes);
+    };
+    const bool conflicting_pair = writes_both && bank_group(lane) == bank_group(lane + 1);
+    SmallSet pair;
+    for (int l = lane; l < lane + 2; ++l) {
+      if (!access.lane_active(l)) continue;
+      const std::int64_t first = access.address[size_t(l)], last = first + access.width - 1;
+      if (conflicting_pair)
+        sectors += int(floor_div(last, kSectorBytes) - floor_div(first, kSectorBytes) + 1);
+      else
+        for (std::int64_t line = floor_div(first, kLineBytes); line <= floor_div(last, kLineBytes); ++line) pair.push_back(line);
+    }
+    if (!conflicting_pair) sectors += count_distinct(pair);
+  }
+  return sectors;
+}
+
 }  // namespace
 
 GlobalCost global_cost(const WarpAccess& access) {
@@ -46,7 +74,7 @@ GlobalCost global_cost(const WarpAccess& access) {
   }
   if (sectors.size == 0) return cost;
   cost.requests = 1;
-  cost.sectors = count_distinct(sectors);
+  cost.sectors = access.async_copy && access.bypasses_l1 ? bypassing_copy_sectors(access) : count_distinct(sectors);
   cost.lines = count_distinct(lines);
   const int distinct_elements = count_distinct(bytes);
   cost.ideal_sectors = (distinct_elements * access.width + kSectorBytes - 1) / kSectorBytes;
@@ -119,8 +147,8 @@ SharedCost async_copy_cost(const WarpAccess& access) {
     if (written == 0) continue;
     std::array<int, kSharedBanks> read{};
     for (int lane = first; lane < first + lanes; ++lane) {
-      if (!((access.source_active >> lane) & 1u)) continue;
-      const std::int64_t word = floor_div(access.source[size_t(lane)], kBankBytes);
+      if (!((access.counterpart_active >> lane) & 1u)) continue;
+      const std::int64_t word = floor_div(access.counterpart[size_t(lane)], kBankBytes);
       for (int w = 0; w < std::max(1, access.width / kBankBytes); ++w) ++read[size_t(bank_of(word + w))];
     }
     const int read_conflict = access.bypasses_l1 ? 0 : *std::max_element(read.begin(), read.end());

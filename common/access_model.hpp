@@ -13,9 +13,10 @@
 // bank holds; the instruction's wavefronts (l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st})
 // are the sum over phases, except that two paired phases of an 8- or 16-byte access can share one
 // wavefront (the rule, measured on an H100, is in access_model.cpp and docs/access-model.md).
-// A cp.async's shared write has a rule of its own, also measured: through the L1 (.ca) its data
+// A cp.async has rules of its own, also measured. Its shared write: through the L1 (.ca) its data
 // passes through the L1's banks on the way, so conflicts among the lanes' sources add to those of
-// their destinations; around it (.cg) only the destinations count.
+// their destinations; around it (.cg) only the destinations count. Its global read around the L1
+// (.cg) is counted by neighbouring pairs of lanes, which depends on the destinations too.
 //
 // Plain C++: the viewer, the host tests and the model-vs-profiler tool use it without CUDA.
 #pragma once
@@ -36,19 +37,21 @@ enum class Access : std::uint8_t { load, store };
 
 // One warp-level memory instruction: byte addresses per lane, an active mask, a width of 4, 8 or 16.
 // A cp.async (SASS LDGSTS) reads global memory and writes shared memory in one instruction; traces
-// list it as its global read and its shared write, and the write also carries where each lane read
-// (`source`; lanes outside `source_active` read nothing and write zeros) and whether the copy goes
-// through the L1 (cp.async.ca) or around it (.cg), since its wavefronts depend on both (shared_cost).
+// list it as its global read and its shared write. Each half also carries the other's lane
+// addresses (`counterpart`: the write, where each lane read, lanes outside `counterpart_active`
+// reading nothing and writing zeros; the read, where each lane writes) and whether the copy goes
+// through the L1 (cp.async.ca) or around it (.cg), since its cost depends on both halves
+// (global_cost, shared_cost).
 struct WarpAccess {
   Space space = Space::global;
   Access access = Access::load;
   int width = 4;
   std::uint32_t active = 0;  // bit l set: lane l takes part
   std::array<std::int64_t, kWarpSize> address{};
-  bool async_copy = false;          // a shared store written by cp.async
-  bool bypasses_l1 = false;         // ... by cp.async.cg
-  std::uint32_t source_active = 0;  // its lanes that read global memory
-  std::array<std::int64_t, kWarpSize> source{};  // their global byte addresses
+  bool async_copy = false;               // one half of a cp.async
+  bool bypasses_l1 = false;              // ... of a cp.async.cg
+  std::uint32_t counterpart_active = 0;  // the lanes active in its other half
+  std::array<std::int64_t, kWarpSize> counterpart{};  // their byte addresses there
 
   bool lane_active(int lane) const { return (active >> lane) & 1u; }
 };

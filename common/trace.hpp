@@ -82,15 +82,17 @@ TraceInstruction make_instruction(Space space, Access access, Operand operand, i
   return instruction;
 }
 
-// A cp.async: its global read (the sectors), then its shared write, which carries the read's lane
-// addresses and whether the copy bypasses the L1 (cp.async.cg), because its wavefronts depend on
-// both (WarpAccess::source).
-inline void emit_async_copy(const TraceSink& emit, bool bypasses_l1, const TraceInstruction& read,
-                            TraceInstruction write) {
-  write.access.async_copy = true;
-  write.access.bypasses_l1 = bypasses_l1;
-  write.access.source_active = read.access.active;
-  write.access.source = read.access.address;
+// A cp.async: its global read (the sectors), then its shared write, each carrying the other's lane
+// addresses and whether the copy bypasses the L1 (cp.async.cg), because the cost of each depends on
+// both (WarpAccess::counterpart).
+inline void emit_async_copy(const TraceSink& emit, bool bypasses_l1, TraceInstruction read, TraceInstruction write) {
+  for (TraceInstruction* half : {&read, &write}) {
+    const TraceInstruction& other = half == &read ? write : read;
+    half->access.async_copy = true;
+    half->access.bypasses_l1 = bypasses_l1;
+    half->access.counterpart_active = other.access.active;
+    half->access.counterpart = other.access.address;
+  }
   emit(read);
   emit(write);
 }

@@ -144,7 +144,7 @@ TEST(Mapping10, ACopiesSpreadTheirRowsOverTheL1Banks) {
     int copies = 0;
     step10::trace_warp(problem, {0, 0, 0}, 0, [&](const gemm::TraceInstruction& i) {
       // (the copies of k-tiles past the end read nothing: their writes alone count)
-      if (i.operand != gemm::Operand::smem_A || i.access.access != gemm::Access::store || !i.access.source_active) return;
+      if (i.operand != gemm::Operand::smem_A || i.access.access != gemm::Access::store || !i.access.counterpart_active) return;
       ++copies;
       const gemm::SharedCost cost = gemm::shared_cost(i.access);
       EXPECT_EQ(cost.max_conflict, 1) << i.label;
