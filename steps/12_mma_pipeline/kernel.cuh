@@ -65,35 +65,24 @@ __device__ __forceinline__ void mma_16x8x16(float (&d)[4], const std::uint32_t (
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
 
-// --- Output conversion --------------------------------------------------------------------------
+// --- The stores of C ---------------------------------------------------------------------------
 
-template <typename Out>
-__device__ __forceinline__ float out_to_float(Out v) {
-  if constexpr (std::is_same_v<Out, float>) return v;
-  else return __half2float(v);
-}
-template <typename Out>
-__device__ __forceinline__ Out float_to_out(float v) {
-  if constexpr (std::is_same_v<Out, float>) return v;
-  else return __float2half_rn(v);
-}
-// Two neighbouring elements of a row of C (col, col + 1), in one store when the pair is aligned
-// (N even: every row starts on an even element).
-template <typename Out>
-__device__ __forceinline__ void store_pair(Out* at, int col, const GemmShape& shape, float v0, float v1, float alpha,
+// Two neighbouring elements of a row of C (col, col + 1): one 8-byte load (beta != 0) and one store
+// when the pair lies inside C and is aligned (N even: every row starts on an even element), else
+// element by element up to C's edge.
+__device__ __forceinline__ void store_pair(float* at, int col, const GemmShape& shape, float v0, float v1, float alpha,
                                            float beta) {
   v0 *= alpha, v1 *= alpha;
   const bool both = col + 1 < shape.n;
-  if (beta != 0.0f) {  // BLAS: C is read only when beta != 0
-    v0 += beta * out_to_float(at[0]);
-    if (both) v1 += beta * out_to_float(at[1]);
-  }
   if (both && shape.n % 2 == 0) {
-    if constexpr (std::is_same_v<Out, float>) *reinterpret_cast<float2*>(at) = make_float2(v0, v1);
-    else *reinterpret_cast<__half2*>(at) = __floats2half2_rn(v0, v1);
+    if (beta != 0.0f) {  // BLAS: C is read only when beta != 0
+      const float2 old = *reinterpret_cast<const float2*>(at);
+      v0 += beta * old.x, v1 += beta * old.y;
+    }
+    *reinterpret_cast<float2*>(at) = make_float2(v0, v1);
   } else {
-    at[0] = float_to_out<Out>(v0);
-    if (both) at[1] = float_to_out<Out>(v1);
+    at[0] = beta != 0.0f ? v0 + beta * at[0] : v0;
+    if (both) at[1] = beta != 0.0f ? v1 + beta * at[1] : v1;
   }
 }
 
