@@ -10,7 +10,7 @@
 // phase of 32 lanes; 8-byte: two of 16 lanes; 16-byte: four of 8 lanes). In a phase, lanes that
 // touch the same 4-byte word are served together (broadcast); distinct words in the same bank are
 // served one after another. The wavefronts of a phase are the largest number of distinct words any
-// bank holds; the instruction's wavefronts (l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st})
+// bank holds; the instruction's wavefronts (smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_{ld,st})
 // are the sum over phases, except that two paired phases of an 8- or 16-byte access can share one
 // wavefront (the rule, measured on an H100, is in access_model.cpp and docs/access-model.md).
 // A cp.async has rules of its own, also measured. Its shared write: through the L1 (.ca) its data
