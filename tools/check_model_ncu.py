@@ -8,6 +8,7 @@ one does not, 77 when there is no GPU or no ncu (CTest: skipped). A program the 
 exits 77: step 13 needs compute capability 9.0) is skipped and listed as such in the file.
 
     tools/check_model_ncu.py --build build --out docs/results
+    tools/check_model_ncu.py --build build --check-shipped docs/results   # no GPU: is the file current?
 """
 import argparse
 import concurrent.futures
@@ -145,11 +146,41 @@ def profile_program(step, kernel, kind, variants, build, ncu, compare, repeats):
                 compare(step, "", shape, beta, measured, exact=False)
 
 
+def check_shipped(build, folder):
+    """The shipped comparisons must be of the model as it is now: every case's predicted counters
+    equal what model_predict gives today, or the file is stale (the model changed and the
+    profiler was not run again). Needs no GPU. Returns the exit code."""
+    names = sorted(n for n in os.listdir(folder) if n.startswith("model-vs-ncu-") and n.endswith(".json"))
+    keys, cases = [], []
+    for name in names:
+        with open(os.path.join(folder, name)) as f:
+            for case in json.load(f)["cases"]:
+                keys.append((case["step"], case["variant"], case["shape"], case["beta"]))
+                cases.append((name, case))
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        now = list(pool.map(lambda key: predict(build, *key), keys))
+    stale = 0
+    for (name, case), predicted in zip(cases, now):
+        label = f"{case['step']} {case['variant'] or case['shape'] + ' beta=' + str(case['beta'])}"
+        for counter, values in case["counters"].items():
+            if predicted[counter] != values["predicted"]:
+                stale += 1
+                print(f"{name}: {label}: {counter} is {predicted[counter]} by the model now, {values['predicted']} in "
+                      "the file: run tools/check_model_ncu.py on a GPU again")
+    print(f"{len(cases)} cases in {len(names)} file(s), {stale} stale counter(s)")
+    return 1 if stale else 0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build", default="build")
     parser.add_argument("--out", default=None, help="folder for the comparison file (default BUILD/results)")
+    parser.add_argument("--check-shipped", metavar="FOLDER", default=None,
+                        help="no profiling: check that the comparison files in FOLDER predict what the model "
+                             "predicts now")
     args = parser.parse_args()
+    if args.check_shipped:
+        return check_shipped(args.build, args.check_shipped)
     ncu = find_ncu()
     if not have_gpu() or ncu is None:
         print("check_model_ncu: skipped (needs an NVIDIA GPU and Nsight Compute's ncu)")
