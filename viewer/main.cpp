@@ -554,6 +554,9 @@ void access_panel(App& app, ImVec2 size) {
   } else {
     ImGui::Text("this instruction: %d request, %d sectors (ideal %d), %d lines", cost.global.requests, cost.global.sectors,
                 cost.global.ideal_sectors, cost.global.lines);
+    if (ins.access.async_copy && ins.access.bypasses_l1)
+      ImGui::TextWrapped("cp.async around the L1: the profiler counts its sectors by pairs of neighbouring lanes, the "
+                         "lines each pair reads (docs/access-model.md, \"cp.async\")");
   }
   // The whole launch, computed in the background (large launches take a moment).
   std::ostringstream k;
