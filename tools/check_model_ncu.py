@@ -180,6 +180,14 @@ def main():
                              "predicts now")
     args = parser.parse_args()
     if args.check_shipped:
+        if not os.path.isdir(args.check_shipped):
+            print(f"check_model_ncu: no folder {args.check_shipped} (give the folder of the results files, "
+                  "e.g. docs/results)", file=sys.stderr)
+            return 2
+        if not os.access(os.path.join(args.build, "bin", "model_predict"), os.X_OK):
+            print(f"check_model_ncu: no {args.build}/bin/model_predict: build the project first "
+                  "(cmake --build build), or pass --build", file=sys.stderr)
+            return 2
         return check_shipped(args.build, args.check_shipped)
     ncu = find_ncu()
     if not have_gpu() or ncu is None:
