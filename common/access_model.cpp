@@ -39,8 +39,9 @@ int bypassing_copy_sectors(const WarpAccess& access) {
   int sectors = 0;
   for (int lane = 0; lane < kWarpSize; lane += 2) {
     const bool writes_both = ((access.counterpart_active >> lane) & 3u) == 3u;
-    const auto bank_group = [&](int l) {
-      return floor_div(access.counterpart[size_t(l)] % kLineBytes + kLineBytes, kBankGroupBytes) % (kLineBytes / kBankGroupBytes);
+    const auto bank_group = [&](int l) {  // which 16 bytes of a 128-byte row of banks
+      const std::int64_t to = access.counterpart[size_t(l)];
+      return (to - floor_div(to, kLineBytes) * kLineBytes) / kBankGroupBytes;
     };
     const bool conflicting_pair = writes_both && bank_group(lane) == bank_group(lane + 1);
     SmallSet pair;
@@ -50,7 +51,8 @@ int bypassing_copy_sectors(const WarpAccess& access) {
       if (conflicting_pair)
         sectors += int(floor_div(last, kSectorBytes) - floor_div(first, kSectorBytes) + 1);
       else
-        for (std::int64_t line = floor_div(first, kLineBytes); line <= floor_div(last, kLineBytes); ++line) pair.push_back(line);
+        for (std::int64_t line = floor_div(first, kLineBytes); line <= floor_div(last, kLineBytes); ++line)
+          pair.push_back(line);
     }
     if (!conflicting_pair) sectors += count_distinct(pair);
   }
