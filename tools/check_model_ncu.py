@@ -66,7 +66,7 @@ COUNTERS_NOT_HELD = {
     "12_mma_pipeline": {
         "shared_store_wavefronts": "the cp.async copies around the L1 (.cg) are counted more wavefronts in the "
                                    "running kernel than their addresses need, by an amount that changes with the "
-                                   "code and the run; the same copies through the L1 (.ca) are counted exactly the "
+                                   "code around them; the same copies through the L1 (.ca) are counted exactly the "
                                    "model's (docs/access-model.md, \"cp.async\")",
     },
 }
