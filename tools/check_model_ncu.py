@@ -72,10 +72,7 @@ COUNTERS_NOT_HELD = {
 }
 # Programs profiled and recorded but not held to the rule, each with the reason (an open item, not a
 # pass): the file keeps their measured and predicted counters side by side.
-NOT_HELD = {
-    "11_wmma": "wmma::load_matrix_sync and store_matrix_sync are not in the trace (the API leaves their lane "
-               "layout to the compiler), so the shared wavefronts are the copies and the epilogue's reads only",
-}
+NOT_HELD = {}
 
 
 def find_ncu():

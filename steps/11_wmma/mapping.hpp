@@ -175,14 +175,31 @@ GEMM_HD int fragment_col(int warp, const Config& c, int j) { return warp_col(war
 constexpr int kStageRounds = kFragment * kFragment / kWarpSize;
 GEMM_HD int stage_element(int lane, int round) { return lane + round * kWarpSize; }
 
-// The trace: what this step's code decides, for the default output type (f32). The copies (global
-// reads, 16 bytes or element by element; shared writes, along a tile row or, transposed, down a
-// column) and the epilogue (the lanes' reads of the staging tile, the C updates) are listed as the
-// kernel issues them. wmma::load_matrix_sync and store_matrix_sync are not: the API leaves their
-// lane layout to the compiler, so the trace has no addresses to give for them (step 12 replaces them
-// with ldmatrix and its own fragment layout, and traces those). The B tile is placed after the A
-// tile, the staging tiles after both (all three are multiples of 128 bytes, so the banks are as in
-// the kernel whatever order the compiler lays them out in).
+// What the compiler makes of wmma here (CUDA 13.0 for sm_80 and later; seen in the SASS that
+// Nsight Compute's source view shows for this kernel, and checked by tools/check_model_ncu.py). The
+// API leaves the lane layout of a fragment to the compiler, so the kernel cannot name it; the trace
+// lists what was observed:
+//  - load_matrix_sync of a 16 x 16 fragment is one ldmatrix.x4 (SASS LDSM.16.M88.4), .trans for B
+//    (b_tile is stored k by n). Each of its four 8 x 8 matrices is 8 rows of 16 bytes, one row
+//    address per lane; which lane gives which row the compiler decides, and does not change the
+//    banks a matrix reads, so the trace gives lane l row l % 16 and 8 elements from (l / 16) * 8;
+//  - store_matrix_sync of an f32 accumulator into a row-major 16 x 16 tile is four 8-byte stores
+//    (STS.64), in the accumulator layout of mma.m16n8k16, which the fragment is made of: lane l
+//    holds rows l / 4 and l / 4 + 8, columns 2 (l % 4) and + 1, of each 16 x 8 half.
+GEMM_HD int wmma_load_row(int lane) { return lane % kFragment; }
+GEMM_HD int wmma_load_col(int lane) { return (lane / kFragment) * kChunk; }
+constexpr int kStagingStores = 4;  // per store_matrix_sync: 2 row halves x 2 column halves
+GEMM_HD int wmma_store_element(int lane, int store) {
+  const int row = lane / 4 + (store / 2) * 8, col = 2 * (lane % 4) + (store % 2) * 8;
+  return row * kFragment + col;
+}
+
+// The trace: the instructions of one warp, for the default output type (f32), as the kernel issues
+// them: per k-tile the copies (global reads, 16 bytes or element by element; shared writes, along a
+// tile row or, transposed, down a column), then per 16 k's the fragment loads (above); per fragment
+// of C its staging stores (above), the lanes' reads of the staging tile and the C updates. The B
+// tile is placed after the A tile, the staging tiles after both (all three are multiples of 128
+// bytes, so the banks are as in the kernel whatever order the compiler lays them out in).
 inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& block, int warp,
                        const gemm::TraceSink& emit) {
   using gemm::Access;
@@ -249,12 +266,36 @@ inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& bloc
       }
     }
   };
+  constexpr std::uint32_t kEveryLane = 0xffffffffu;
   for (int kt = 0; kt < tiles; ++kt) {
     copy_operand(true, kt);
     copy_operand(false, kt);
+    for (int kk = 0; kk < c.bk; kk += kFragment) {  // every warp, every step of the tile (zeros past K)
+      for (int i = 0; i < c.wm / kFragment; ++i)
+        emit(gemm::make_instruction(Space::shared, Access::load, Operand::smem_A, 16, kt,
+                                    "load_matrix_sync A = ldmatrix.x4 (16 x 16 fragment)", kEveryLane,
+                                    [&](int lane) {
+                                      return (fragment_row(warp, c, i) + wmma_load_row(lane)) * a_stride(c) + kk +
+                                             wmma_load_col(lane);
+                                    },
+                                    kInBytes));
+      for (int j = 0; j < c.wn / kFragment; ++j)
+        emit(gemm::make_instruction(Space::shared, Access::load, Operand::smem_B, 16, kt,
+                                    "load_matrix_sync B = ldmatrix.x4.trans (16 x 16 fragment)", kEveryLane,
+                                    [&](int lane) {
+                                      return b_base + (kk + wmma_load_row(lane)) * b_stride(c) + fragment_col(warp, c, j) +
+                                             wmma_load_col(lane);
+                                    },
+                                    kInBytes));
+    }
   }
+  const int staging = stage_base + warp * kFragment * kFragment;
   for (int i = 0; i < c.wm / kFragment; ++i)
-    for (int j = 0; j < c.wn / kFragment; ++j)
+    for (int j = 0; j < c.wn / kFragment; ++j) {
+      for (int store = 0; store < kStagingStores; ++store)
+        emit(gemm::make_instruction(Space::shared, Access::store, Operand::tile, 8, tiles,
+                                    "store_matrix_sync = st.shared.v2 (accumulator -> staging tile)", kEveryLane,
+                                    [&](int lane) { return staging + wmma_store_element(lane, store); }));
       for (int round = 0; round < kStageRounds; ++round) {
         auto row = [&](int lane) { return block.y * c.bm + fragment_row(warp, c, i) + stage_element(lane, round) / kFragment; };
         auto col = [&](int lane) { return block.x * c.bn + fragment_col(warp, c, j) + stage_element(lane, round) % kFragment; };
@@ -263,12 +304,11 @@ inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& bloc
           if (row(lane) < s.m && col(lane) < s.n) active |= 1u << lane;
         if (!active) continue;
         emit(gemm::make_instruction(Space::shared, Access::load, Operand::tile, 4, tiles, "ld.shared c_stage[e]", active,
-                                    [&](int lane) {
-                                      return stage_base + warp * kFragment * kFragment + stage_element(lane, round);
-                                    }));
+                                    [&](int lane) { return staging + stage_element(lane, round); }));
         gemm::emit_c_update(problem, 4, tiles, active, [&](int lane) { return (long long)row(lane) * s.n + col(lane); },
                             emit);
       }
+    }
 }
 
 }  // namespace step11

@@ -134,7 +134,8 @@ TEST(Mapping11, TraceWritesEveryElementOfCOnceAndFillsTheTiles) {
                 ASSERT_GE(element, 0);
                 ASSERT_LT(element, (long long)s.m * s.n);
                 ++(i.access.access == gemm::Access::store ? stored : loaded)[size_t(element)];
-              } else if (i.access.space == gemm::Space::shared && i.access.access == gemm::Access::store) {
+              } else if (i.access.space == gemm::Space::shared && i.access.access == gemm::Access::store &&
+                         i.operand != gemm::Operand::tile) {  // the copies (not the staging stores)
                 const bool is_a = i.operand == gemm::Operand::smem_A;
                 const int key_block = block.y * 1000 + block.x;
                 auto& writes = tile_writes[{key_block, i.iteration, is_a ? 0 : 1}];
@@ -178,7 +179,8 @@ TEST(Mapping11, WhatTheCopiesCostInTheBanks) {
         const gemm::GlobalCost cost = gemm::global_cost(i.access);
         EXPECT_EQ(cost.sectors, cost.ideal_sectors) << i.label;
       }
-      if (i.access.space == gemm::Space::shared && i.access.access == gemm::Access::store) {
+      if (i.access.space == gemm::Space::shared && i.access.access == gemm::Access::store &&
+          i.operand != gemm::Operand::tile) {  // the copies (the staging stores: the next test)
         const gemm::SharedCost cost = gemm::shared_cost(i.access);
         if (i.access.width == 2) {
           EXPECT_EQ(cost.wavefronts, 2) << i.label;
@@ -197,4 +199,46 @@ TEST(Mapping11, WhatTheCopiesCostInTheBanks) {
     EXPECT_EQ(transposed > 0, layout != gemm::Layout::nn);
     EXPECT_EQ(a_rows > 0, layout != gemm::Layout::tn);
   }
+}
+
+TEST(Mapping11, WhatWmmaCompilesToCostsInTheBanks) {
+  // What the compiler makes of wmma (mapping.hpp), in every configuration and layout:
+  //  - each fragment load, an ldmatrix.x4, takes the least it can, 4 wavefronts: the 8 rows of one
+  //    8 x 8 matrix are a padded row (16 bytes) apart, so they fall in 8 different groups of banks;
+  //  - each of the four 8-byte stores of store_matrix_sync takes 4 where 2 would do: a phase of 16
+  //    lanes writes 4 rows of the 16-float staging tile, and rows r and r + 2 (32 floats apart)
+  //    share banks. Nsight Compute's source view counts the same per instruction.
+  // And per k-step, one load per fragment row and column of the warp tile; per fragment of C, 4
+  // staging stores.
+  for (const step11::Config& c : step11::kConfigs)
+    for (gemm::Layout layout : {gemm::Layout::nn, gemm::Layout::nt, gemm::Layout::tn}) {
+      int a_loads = 0, b_loads = 0, staging_stores = 0;
+      const gemm::GemmShape shape{c.bm * 2, c.bn * 2, c.bk * 3};
+      step11::trace_warp(problem11(c, shape, layout), {1, 0, 0}, 0, [&](const gemm::TraceInstruction& i) {
+        if (i.access.space != gemm::Space::shared) return;
+        const gemm::SharedCost cost = gemm::shared_cost(i.access);
+        if (i.access.access == gemm::Access::load && i.access.width == 16) {
+          EXPECT_EQ(cost.wavefronts, 4) << i.label;
+          ++(i.operand == gemm::Operand::smem_A ? a_loads : b_loads);
+        }
+        if (i.access.access == gemm::Access::store && i.operand == gemm::Operand::tile) {
+          EXPECT_EQ(cost.wavefronts, 4) << i.label;
+          EXPECT_EQ(cost.ideal_wavefronts, 2) << i.label;
+          ++staging_stores;
+        }
+      });
+      const int steps = 3 * c.bk / step11::kFragment;
+      EXPECT_EQ(a_loads, steps * c.wm / step11::kFragment);
+      EXPECT_EQ(b_loads, steps * c.wn / step11::kFragment);
+      EXPECT_EQ(staging_stores, step11::kStagingStores * (c.wm / step11::kFragment) * (c.wn / step11::kFragment));
+    }
+}
+
+TEST(Mapping11, StagingStoresWriteTheFragmentOnce) {
+  // The four stores of store_matrix_sync cover the 16 x 16 staging tile exactly once.
+  std::vector<int> written(step11::kFragment * step11::kFragment, 0);
+  for (int store = 0; store < step11::kStagingStores; ++store)
+    for (int lane = 0; lane < 32; ++lane)
+      for (int e = 0; e < 2; ++e) ++written[size_t(step11::wmma_store_element(lane, store) + e)];
+  for (int count : written) EXPECT_EQ(count, 1);
 }
