@@ -262,8 +262,9 @@ def main():
         json.dump(document, handle, indent=2)
         handle.write("\n")
     held = sum(1 for case in cases if case["held"])
-    print(f"{held - disagreements} passed, {disagreements} failed, {len(cases) - held} not held to a rule "
-          f"({', '.join(NOT_HELD)}), {len(skipped)} program(s) skipped  ({path})")
+    not_held = f" ({', '.join(NOT_HELD)})" if NOT_HELD else ""
+    print(f"{held - disagreements} passed, {disagreements} failed, {len(cases) - held} not held to a rule{not_held}, "
+          f"{len(skipped)} program(s) skipped  ({path})")
     return 1 if disagreements else 0
 
 
