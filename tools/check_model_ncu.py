@@ -148,14 +148,24 @@ def check_shipped(build, folder):
     equal what model_predict gives today, or the file is stale (the model changed and the
     profiler was not run again). Needs no GPU. Returns the exit code."""
     names = sorted(n for n in os.listdir(folder) if n.startswith("model-vs-ncu-") and n.endswith(".json"))
+    if not names:
+        print(f"check_model_ncu: no model-vs-ncu-*.json in {folder}: nothing to check (give the folder of the "
+              "shipped results, e.g. docs/results)", file=sys.stderr)
+        return 2
     keys, cases = [], []
     for name in names:
         with open(os.path.join(folder, name)) as f:
             for case in json.load(f)["cases"]:
                 keys.append((case["step"], case["variant"], case["shape"], case["beta"]))
                 cases.append((name, case))
-    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        now = list(pool.map(lambda key: predict(build, *key), keys))
+    try:
+        with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+            now = list(pool.map(lambda key: predict(build, *key), keys))
+    except subprocess.CalledProcessError as error:
+        reason = ((error.stderr or "").strip().splitlines() or ["no message"])[-1]
+        print(f"check_model_ncu: model_predict refused a case of the file ({' '.join(error.cmd[1:])}): {reason}",
+              file=sys.stderr)
+        return 2
     stale = 0
     for (name, case), predicted in zip(cases, now):
         label = f"{case['step']} {case['variant'] or case['shape'] + ' beta=' + str(case['beta'])}"

@@ -148,6 +148,11 @@ class ProfilerTest(unittest.TestCase):
             with self.assertRaises(RuntimeError):
                 check_model_ncu.measure(self.fake_ncu(folder, 3), ["build/bin/13_hopper_wgmma"], "hopper_gemm")
 
+    def test_a_folder_without_comparison_files_is_an_error_not_a_pass(self):
+        # --check-shipped must not pass when there is nothing to check.
+        with tempfile.TemporaryDirectory() as folder:
+            self.assertEqual(check_model_ncu.check_shipped("build", folder), 2)
+
 
 if __name__ == "__main__":
     unittest.main()
