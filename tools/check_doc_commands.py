@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Runs every example command the docs give for a step program and checks that the program accepts
 it: its options, tunables and shapes pass the program's own checks. A command is a line of a ```sh
-block that starts with build/bin/NN_ (lines starting with "$ " are transcripts, often of a refused
-command, and are left alone). The programs run with no GPU visible, so a GPU step stops right after
+block that starts with build/bin/NN_, or runs one under tools/clock_watch.py (after its "--"); lines
+starting with "$ " are transcripts, often of a refused command, and are left alone. The programs run with no GPU visible, so a GPU step stops right after
 its checks with exit 77 instead of measuring; the CPU step 00 runs for real. Exit 0 or 77 passes,
 anything else (2: a tunable that is not compiled in, a shape a rule refuses) fails.
 
@@ -18,6 +18,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 COMMAND = re.compile(r"^build/bin/(\d\d_\w+)(.*)$")
+WATCHED = re.compile(r"^tools/clock_watch\.py\b.*?\s--\s+(build/bin/.*)$")  # the command it runs
 
 
 def doc_commands(docs_dir):
@@ -31,6 +32,9 @@ def doc_commands(docs_dir):
                 if stripped.startswith("```"):
                     in_sh = not in_sh and stripped in ("```sh", "```bash")
                     continue
+                watched = WATCHED.match(stripped)
+                if watched:
+                    stripped = watched.group(1)
                 match = COMMAND.match(stripped) if in_sh else None
                 if match:
                     arguments = shlex.split(match.group(2), comments=True)

@@ -1,5 +1,8 @@
 """Unit tests of the results tools on a synthetic results document (run by CTest: tools.selftest)."""
+import contextlib
 import copy
+import io
+import json
 import os
 import sys
 import tempfile
@@ -8,6 +11,7 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import check_doc_commands  # noqa: E402
 import check_model_ncu  # noqa: E402
+import clock_watch  # noqa: E402
 import render_docs  # noqa: E402
 import results_lib  # noqa: E402
 
@@ -123,11 +127,13 @@ class DocCommandsTest(unittest.TestCase):
                              "build/bin/12_mma_pipeline --param BK=32 --layout tn   # a comment\n"
                              "$ build/bin/12_mma_pipeline --shapes 16x33x16\n"
                              "build/bin/gemm_viewer --help\n"
+                             "tools/clock_watch.py --interval-ms 10 -- build/bin/13_hopper_wgmma --size 8192\n"
                              "```\n"
                              "```\nbuild/bin/01_naive\n```\n")
             found = check_doc_commands.doc_commands(docs)
         self.assertEqual([(program, arguments) for _, _, program, arguments in found],
-                         [("12_mma_pipeline", ["--param", "BK=32", "--layout", "tn"])])
+                         [("12_mma_pipeline", ["--param", "BK=32", "--layout", "tn"]),
+                          ("13_hopper_wgmma", ["--size", "8192"])])
         self.assertEqual(found[0][1], 3)
 
 
@@ -152,6 +158,101 @@ class ProfilerTest(unittest.TestCase):
         # --check-shipped must not pass when there is nothing to check.
         with tempfile.TemporaryDirectory() as folder:
             self.assertEqual(check_model_ncu.check_shipped("build", folder), 2)
+
+
+# A stand-in for nvidia-smi: one reading per call, or a reading every few ms with -lms, alternating
+# between a busy card held at a lower clock by the power cap and an idle one. With FAKE_SMI_OLD set it
+# refuses the field names that drivers before 530 do not know.
+FAKE_SMI = """#!/usr/bin/env python3
+import os, sys, time
+query = [a for a in sys.argv if a.startswith("--query-gpu=")][0][len("--query-gpu="):].split(",")
+new_only = {"power.draw.instant", "clocks_event_reasons.active", "enforced.power.limit"}
+if os.environ.get("FAKE_SMI_OLD") and new_only & set(query):
+    print("Field is not a valid field to query."); sys.exit(2)
+busy = {"timestamp": "2026/01/01 00:00:00.000", "clocks.sm": "1500", "clocks.max.sm": "1980",
+        "power.draw.instant": "750.5", "power.draw": "740.0", "enforced.power.limit": "700.00",
+        "power.limit": "700.00", "temperature.gpu": "50", "utilization.gpu": "100",
+        "clocks_event_reasons.active": "0x0000000000000004", "clocks_throttle_reasons.active": "0x0000000000000004"}
+idle = dict(busy, **{"clocks.sm": "1980", "utilization.gpu": "0", "power.draw.instant": "[N/A]",
+                     "clocks_event_reasons.active": "0x0000000000000001", "clocks_throttle_reasons.active": "0x0000000000000001"})
+line = lambda reading: ", ".join(reading[q] for q in query)
+if "-lms" not in sys.argv:
+    print(line(busy)); sys.exit(0)
+i = 0
+while True:
+    print(line(busy if i % 2 == 0 else idle), flush=True); i += 1; time.sleep(0.005)
+"""
+
+
+@contextlib.contextmanager
+def path_with(folder, keep_path=True):
+    saved = os.environ["PATH"]
+    os.environ["PATH"] = folder + (os.pathsep + saved if keep_path else "")
+    try:
+        yield
+    finally:
+        os.environ["PATH"] = saved
+
+
+class ClockWatchTest(unittest.TestCase):
+    def setUp(self):
+        self.folder = tempfile.TemporaryDirectory()
+        smi = os.path.join(self.folder.name, "nvidia-smi")
+        with open(smi, "w", encoding="utf-8") as handle:
+            handle.write(FAKE_SMI)
+        os.chmod(smi, 0o755)
+        self.out = os.path.join(self.folder.name, "clocks.json")
+
+    def tearDown(self):
+        os.environ.pop("FAKE_SMI_OLD", None)
+        self.folder.cleanup()
+
+    def watch(self, *command):
+        with path_with(self.folder.name), contextlib.redirect_stdout(io.StringIO()):
+            code = clock_watch.main(["--json", self.out, "--"] + list(command))
+        return code
+
+    def test_summarizes_only_the_samples_under_load(self):
+        self.assertEqual(self.watch(sys.executable, "-c", "import time; time.sleep(0.3)"), 0)
+        with open(self.out, encoding="utf-8") as handle:
+            written = json.load(handle)
+        summary = written["summary"]
+        self.assertGreater(summary["samples_under_load"], 0)
+        self.assertLess(summary["samples_under_load"], summary["samples"])
+        self.assertEqual(summary["sm_clock_mhz"], {"median": 1500, "min": 1500, "max": 1500})
+        self.assertEqual(summary["max_sm_clock_mhz"], 1980)
+        self.assertEqual(summary["power_w"]["max"], 750.5)
+        self.assertEqual(summary["reasons"], {"SW power cap": 1.0})
+        self.assertEqual(written["fields"]["power_w"], "power.draw.instant")
+
+    def test_older_drivers_field_names(self):
+        os.environ["FAKE_SMI_OLD"] = "1"
+        self.assertEqual(self.watch(sys.executable, "-c", "import time; time.sleep(0.3)"), 0)
+        with open(self.out, encoding="utf-8") as handle:
+            written = json.load(handle)
+        self.assertEqual(written["fields"]["power_w"], "power.draw")
+        self.assertEqual(written["fields"]["reasons"], "clocks_throttle_reasons.active")
+        self.assertEqual(written["summary"]["reasons"], {"SW power cap": 1.0})
+
+    def test_the_commands_exit_code_comes_back(self):
+        self.assertEqual(self.watch(sys.executable, "-c", "import sys; sys.exit(3)"), 3)
+
+    def test_no_command_is_bad_usage(self):
+        with contextlib.redirect_stderr(io.StringIO()):
+            self.assertEqual(clock_watch.main(["--"]), 2)
+
+    def test_no_nvidia_smi_means_no_gpu(self):
+        with tempfile.TemporaryDirectory() as empty, path_with(empty, keep_path=False), \
+                contextlib.redirect_stderr(io.StringIO()):
+            self.assertEqual(clock_watch.main(["--", "true"]), 77)
+
+    def test_unreadable_values_are_left_out(self):
+        samples = clock_watch.parse(["t, 1500, 1980, [N/A], 700, 50, 100, 0x4",
+                                     "t, 1700, 1980, 720, 700, 51, 100, 0x0", "a partial line"])
+        summary = clock_watch.summarize(samples)
+        self.assertEqual(summary["samples_under_load"], 2)
+        self.assertEqual(summary["power_w"], {"median": 720, "min": 720, "max": 720})
+        self.assertEqual(summary["reasons"], {"SW power cap": 0.5})
 
 
 if __name__ == "__main__":
