@@ -1,4 +1,5 @@
-// cuBLAS as reference and as the yardstick: SGEMM in fp32 with TF32 off.
+// cuBLAS as reference and as the yardstick: SGEMM in fp32 with TF32 off; and, for reference only,
+// the same product on the tensor cores in TF32.
 #pragma once
 
 #include <cublas_v2.h>
@@ -26,5 +27,12 @@ constexpr const char* kCublasSgemmLabel = "cublasSgemm (fp32, TF32 off)";
 // Row-major C = alpha*A*B + beta*C through column-major cuBLAS: C^T = B^T * A^T, i.e. the operands
 // swap places and no transpose is needed.
 void cublas_sgemm(cublasHandle_t handle, const Fp32Problem& problem);
+
+// The same product with fp32 inputs and output but TF32 tensor-core arithmetic (inputs rounded to
+// 10 mantissa bits, f32 accumulation): what the fp32 steps' GPU could do if fp32's precision were
+// not the contract. A reference line, never the yardstick. Tensor cores take TF32 from sm_80 on.
+constexpr const char* kCublasTf32Label = "cublasGemmEx (fp32 in and out, CUBLAS_COMPUTE_32F_FAST_TF32)";
+constexpr int kTf32MinCc = 80;
+void cublas_tf32_gemm(cublasHandle_t handle, const Fp32Problem& problem);
 
 }  // namespace gemm

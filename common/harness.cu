@@ -65,6 +65,8 @@ int run_shapes(const Options& options, const DeviceInfo& device, const std::vect
     ShapeResult result = run_shape(s);
     all_passed = all_passed && result.verdict != Verdict::fail;
     std::printf("%s\n", table_row(result).c_str());
+    const std::string reference = reference_line(result);
+    if (!reference.empty()) std::printf("%s\n", reference.c_str());
     std::fflush(stdout);
     run.shapes.push_back(result);
   }
@@ -97,6 +99,11 @@ void time_against_cublas(LaunchTimer& timer, int warmup, int reps, const std::fu
   result.ours = stats[0];
   result.cublas = stats[1];
   result.timed = true;
+}
+
+TimingStats time_reference(LaunchTimer& timer, int warmup, int reps, const std::function<void()>& reference) {
+  for (int i = 0; i < warmup; ++i) reference();
+  return timer.time(reference, reps);
 }
 
 void finish_check(ShapeResult& result, bool guards_intact, const std::vector<float>& computed, const GemmShape& s,

@@ -37,6 +37,11 @@ class LaunchTimer;
 void time_against_cublas(LaunchTimer& timer, int warmup, int reps, const std::function<void()>& ours,
                          const std::function<void()>& cublas, ShapeResult& result);
 
+// Times a reference that is not part of the comparison (cuBLAS in TF32 for the fp32 steps): after
+// the comparison, alone, `reps` launches after `warmup` untimed ones, each after an L2 flush. Not in
+// turn with the other two, so that their launches do not share the card's power limit with it.
+TimingStats time_reference(LaunchTimer& timer, int warmup, int reps, const std::function<void()>& reference);
+
 // Sets the verdict of a checked shape and says on stderr what went wrong, if anything: a write
 // outside C, or the worst element (computed[] is C as floats).
 void finish_check(ShapeResult& result, bool guards_intact, const std::vector<float>& computed, const GemmShape& s,

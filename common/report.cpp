@@ -39,4 +39,13 @@ std::string table_row(const ShapeResult& r) {
   return line;
 }
 
+std::string reference_line(const ShapeResult& r) {
+  if (!r.timed || r.cublas_tf32.reps == 0) return "";
+  char line[256];
+  std::snprintf(line, sizeof line,
+                "%23s   (reference, not the yardstick: cuBLAS in TF32 on the tensor cores, %.1f GFLOPS, %.1fx this step)",
+                "", gemm_gflops(r.m, r.n, r.k, r.cublas_tf32.median_ms), r.ours.median_ms / r.cublas_tf32.median_ms);
+  return line;
+}
+
 }  // namespace gemm

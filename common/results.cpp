@@ -70,6 +70,7 @@ Json to_json(const ShapeResult& shape) {
       json.set("cublas", timing_json(shape.cublas, shape.m, shape.n, shape.k));
       json.set("fraction_of_cublas", shape.cublas.median_ms / shape.ours.median_ms);
     }
+    if (shape.cublas_tf32.reps > 0) json.set("cublas_tf32", timing_json(shape.cublas_tf32, shape.m, shape.n, shape.k));
   }
   if (shape.checked) {
     Json check = Json::object();
@@ -99,8 +100,9 @@ Json to_json(const StepRun& run) {
       .set("dtype", run.dtype)
       .set("layout", run.layout)
       .set("out", run.out)
-      .set("cublas_call", run.cublas_label)
-      .set("seed", (long long)run.seed);
+      .set("cublas_call", run.cublas_label);
+  if (!run.cublas_tf32_label.empty()) json.set("cublas_tf32_call", run.cublas_tf32_label);
+  json.set("seed", (long long)run.seed);
   if (run.kernel.known) json.set("kernel", kernel_json(run.kernel));
   json.set("shapes", shapes);
   return json;

@@ -51,6 +51,7 @@ struct ShapeResult {
   bool timed = false;
   TimingStats ours;
   TimingStats cublas;
+  TimingStats cublas_tf32;  // fp32 steps on sm_80+: cuBLAS on the tensor cores in TF32, a reference only
   bool checked = false;
   std::string reference;  // "cpu-fp64" or "cublas-fp32" (what C was compared with)
   ErrorReport error;
@@ -69,6 +70,7 @@ struct StepRun {
   std::map<std::string, int> params;
   std::string dtype = "f32", layout = "nn", out = "f32";
   std::string cublas_label; // what cuBLAS call the cuBLAS column is, e.g. "cublasSgemm (fp32, TF32 off)"
+  std::string cublas_tf32_label;  // the TF32 reference's call, where it was timed
   unsigned long long seed = 0;
   KernelReport kernel;
   std::vector<ShapeResult> shapes;

@@ -102,8 +102,8 @@ float guard_value() {
 class ShapeRunner {
  public:
   ShapeRunner(const StepDescription& step, const Options& options, cudaStream_t stream, cublasHandle_t cublas,
-              LaunchTimer& timer)
-      : step_(step), options_(options), stream_(stream), cublas_(cublas), timer_(timer) {}
+              LaunchTimer& timer, bool tf32)
+      : step_(step), options_(options), stream_(stream), cublas_(cublas), timer_(timer), tf32_(tf32) {}
 
   ShapeResult run(const GemmShape& s, const Params& params) {
     params_ = &params;
@@ -179,6 +179,9 @@ class ShapeRunner {
   void time(ShapeResult& result, const Fp32Problem& ours, const Fp32Problem& theirs) {
     time_against_cublas(
         timer_, options_.warmup, options_.reps, [&] { launch(ours); }, [&] { cublas_sgemm(cublas_, theirs); }, result);
+    if (tf32_)
+      result.cublas_tf32 =
+          time_reference(timer_, options_.warmup, result.ours.reps, [&] { cublas_tf32_gemm(cublas_, theirs); });
   }
 
   const StepDescription& step_;
@@ -187,6 +190,7 @@ class ShapeRunner {
   cudaStream_t stream_;
   cublasHandle_t cublas_;
   LaunchTimer& timer_;
+  bool tf32_;  // also time cuBLAS in TF32, for reference
 };
 
 int run(int argc, char** argv, const StepDescription& step) {
@@ -230,13 +234,15 @@ int run(int argc, char** argv, const StepDescription& step) {
   const cudaStream_t stream = owned_stream.get();
   CublasHandle cublas(stream);
   LaunchTimer timer(stream, options.check_only ? 0 : device.l2_bytes);
-  ShapeRunner runner(step, options, stream, cublas.get(), timer);
+  const bool tf32 = device.cc_major * 10 + device.cc_minor >= kTf32MinCc;
+  ShapeRunner runner(step, options, stream, cublas.get(), timer, tf32);
 
   StepRun run;
   run.step = step.name;
   run.description = step.title;
   run.params = options.params;
   run.cublas_label = kCublasSgemmLabel;
+  if (tf32 && !options.check_only) run.cublas_tf32_label = kCublasTf32Label;
   run.seed = options.seed;
   run.kernel = kernel;
   return run_shapes(options, device, shapes, run, [&](const GemmShape& s) {

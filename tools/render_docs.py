@@ -9,6 +9,9 @@ A table lives between two markers; everything between them is generated:
     <!-- speedup-table base=01_naive step=02_gmem_coalescing -->
     <!-- end speedup-table -->
 
+    <!-- tf32-table step=10_double_buffering -->    (the step, cuBLAS in fp32 and cuBLAS in TF32)
+    <!-- end tf32-table -->
+
 Optional attributes: gpu=<results file name without .json> (default: every results file that has
 the steps), shapes=1024,4096x4096x4096 (default: every measured shape).
 --check exits 1 when a doc is not what the results files give (a CTest test runs it), so no
@@ -23,7 +26,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import results_lib  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-BLOCK = re.compile(r"(<!-- (results-table|speedup-table|demo-table|model-table|repeat-table|sweep-table)([^>]*)-->\n)(.*?)(<!-- end \2 -->)", re.S)
+BLOCK = re.compile(r"(<!-- (results-table|speedup-table|tf32-table|demo-table|model-table|repeat-table|sweep-table)([^>]*)-->\n)(.*?)(<!-- end \2 -->)", re.S)
 NO_RESULTS = "*No measured results yet: run `tools/bench_all.py` on a GPU (see README).*\n"
 
 
@@ -143,6 +146,34 @@ def speedup_table(attributes, documents):
             out.extend(rows)
             out.append("")
             out.append(source_line(document, path, base_runs[:1] + step_runs[:1]))
+            out.append("")
+    return "\n".join(out) if out else NO_RESULTS
+
+
+def tf32_table(attributes, documents):
+    """An fp32 step against cuBLAS in fp32 (the yardstick) and in TF32 on the tensor cores (the
+    reference line), for the shapes where the run timed both."""
+    step = attributes["step"]
+    wanted = shape_filter(attributes)
+    out = []
+    for path, document in documents:
+        runs = find_runs(document, step)[:1]
+        rows = []
+        for shape in runs[0]["shapes"] if runs else []:
+            if "cublas_tf32" not in shape or "time" not in shape or "cublas" not in shape:
+                continue
+            if wanted and (shape["m"], shape["n"], shape["k"]) not in wanted:
+                continue
+            rows.append("| {} | {} | {} | {} | {:.1f}× |".format(
+                shape_label(shape), fmt(shape["time"]["gflops"]), fmt(shape["cublas"]["gflops"]),
+                fmt(shape["cublas_tf32"]["gflops"]), shape["cublas_tf32"]["gflops"] / shape["cublas"]["gflops"]))
+        if rows:
+            out.append(f"| M×N×K | {step} GFLOPS | cuBLAS fp32 GFLOPS | cuBLAS TF32 GFLOPS | TF32 / fp32 |")
+            out.append("|---|---:|---:|---:|---:|")
+            out.extend(rows)
+            out.append("")
+            out.append(source_line(document, path, runs) + " TF32: `" + runs[0]["cublas_tf32_call"] +
+                       "`, timed after the comparison.")
             out.append("")
     return "\n".join(out) if out else NO_RESULTS
 
@@ -268,7 +299,7 @@ def render(text, results_dir):
             body = sweep_table(attributes, results_dir)
         else:
             documents = documents_for(attributes)
-            body = {"results-table": results_table, "speedup-table": speedup_table,
+            body = {"results-table": results_table, "speedup-table": speedup_table, "tf32-table": tf32_table,
                     "demo-table": demo_table}[kind](attributes, documents)
         return match.group(1) + body.rstrip("\n") + "\n" + match.group(5)
 

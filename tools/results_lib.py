@@ -81,7 +81,7 @@ def validate(document, require_pass=True):
                 problems.append(f"{where}: verdict {verdict!r}")
             if require_pass and verdict == "FAIL":
                 problems.append(f"{where}: verdict FAIL in a shipped results file")
-            for part in ("time", "cublas"):
+            for part in ("time", "cublas", "cublas_tf32"):
                 timing = shape.get(part)
                 if timing is None:
                     continue
@@ -96,6 +96,8 @@ def validate(document, require_pass=True):
                 expected = shape["cublas"]["median_ms"] / shape["time"]["median_ms"]
                 if not math.isclose(expected, shape.get("fraction_of_cublas", -1), rel_tol=1e-6):
                     problems.append(f"{where}: fraction_of_cublas inconsistent with the medians")
+            if "cublas_tf32" in shape and "cublas_tf32_call" not in run:
+                problems.append(f"{where}: a TF32 reference without the run's cublas_tf32_call")
             check = shape.get("check")
             if verdict in ("PASS", "FAIL") and check is None:
                 problems.append(f"{where}: a verdict without a check")

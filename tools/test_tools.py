@@ -58,6 +58,16 @@ class ValidateTest(unittest.TestCase):
         bad["runs"][0]["shapes"][0]["time"]["min_ms"] = 100
         self.assertTrue(any("median outside" in p for p in results_lib.validate(bad)))
 
+    def test_tf32_reference_is_checked_and_needs_its_call(self):
+        doc = document()
+        doc["runs"][0]["shapes"][0]["cublas_tf32"] = {"median_ms": 0.5, "min_ms": 0.4, "max_ms": 0.6, "reps": 5,
+                                                     "gflops": results_lib.gflops(1024, 1024, 1024, 0.5)}
+        self.assertTrue(any("cublas_tf32_call" in p for p in results_lib.validate(doc)))
+        doc["runs"][0]["cublas_tf32_call"] = "cublasGemmEx (TF32)"
+        self.assertEqual(results_lib.validate(doc), [])
+        doc["runs"][0]["shapes"][0]["cublas_tf32"]["gflops"] *= 2
+        self.assertTrue(any("cublas_tf32 gflops" in p for p in results_lib.validate(doc)))
+
     def test_run_needs_commit(self):
         bad = document()
         del bad["runs"][1]["commit"]
@@ -111,6 +121,16 @@ class RenderTest(unittest.TestCase):
     def test_speedup_table(self):
         text = "<!-- speedup-table base=01_naive step=02_gmem_coalescing -->\n<!-- end speedup-table -->\n"
         self.assertIn("| 1024×1024×1024 | 214.7 | 859.0 | 4.0× |", render_docs.render(text, self.folder))
+
+    def test_tf32_table_lists_the_shapes_that_timed_it(self):
+        doc = document()
+        doc["runs"][1]["cublas_tf32_call"] = "cublasGemmEx (TF32)"
+        doc["runs"][1]["shapes"][0]["cublas_tf32"] = {"median_ms": 0.25, "min_ms": 0.25, "max_ms": 0.25,
+                                                     "reps": 5, "gflops": results_lib.gflops(1024, 1024, 1024, 0.25)}
+        table = render_docs.tf32_table({"step": "02_gmem_coalescing"}, [("docs/results/x.json", doc)])
+        self.assertIn("| 1024×1024×1024 | 859.0 | 2,147.5 | 8,589.9 | 4.0× |", table)
+        self.assertIn("cublasGemmEx (TF32)", table)
+        self.assertEqual(render_docs.tf32_table({"step": "01_naive"}, [("x.json", doc)]), render_docs.NO_RESULTS)
 
     def test_missing_results_say_so(self):
         text = "<!-- results-table steps=99_none -->\n<!-- end results-table -->\n"

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "json_writer.hpp"
+#include "report.hpp"
 #include "results.hpp"
 #include "stats.hpp"
 
@@ -95,6 +96,30 @@ TEST(Results, ShapeWithItsOwnTunablesRecordsThem) {
   const std::string text = gemm::to_json(shape).dump();
   for (const char* needle : {R"("params": {)", R"("BM": 256)", R"("BN": 128)", R"("registers": 231)"})
     EXPECT_NE(text.find(needle), std::string::npos) << needle << " in " << text;
+}
+
+TEST(Results, Tf32ReferenceOnlyWhereTimed) {
+  gemm::StepRun run;
+  run.step = "10_double_buffering";
+  gemm::ShapeResult shape;
+  shape.m = shape.n = shape.k = 1024;
+  shape.timed = true;
+  shape.ours = gemm::summarize({2.0});
+  shape.cublas = gemm::summarize({2.0});
+  run.shapes.push_back(shape);
+  std::string text = gemm::to_json(run).dump();
+  EXPECT_EQ(text.find("tf32"), std::string::npos) << text;  // sm_75, or a tensor-core step
+  EXPECT_EQ(gemm::reference_line(shape), "");
+
+  run.cublas_tf32_label = "cublasGemmEx, TF32";
+  run.shapes[0].cublas_tf32 = gemm::summarize({0.5, 0.25, 1.0});
+  text = gemm::to_json(run).dump();
+  for (const char* needle : {R"("cublas_tf32_call": "cublasGemmEx, TF32")", R"("cublas_tf32": {)", R"("median_ms": 0.5)"})
+    EXPECT_NE(text.find(needle), std::string::npos) << needle << " in " << text;
+  // The line under the row: TF32's rate and how many times this step's.
+  const std::string line = gemm::reference_line(run.shapes[0]);
+  EXPECT_NE(line.find("TF32"), std::string::npos) << line;
+  EXPECT_NE(line.find("4.0x"), std::string::npos) << line;
 }
 
 TEST(Results, WritesAndReportsBadPaths) {
