@@ -673,6 +673,19 @@ void performance_panel(App& app, ImVec2 size) {
   // tensor cores sustain, which the results file does not record): cuBLAS is the line to reach.
   const double peak = app.perf_tensor ? 0.0 : file.fp32_peak_gflops();
   const auto& sel = shapes[size_t(app.perf_shape)];
+  // cuBLAS in TF32 (fp32 runs on sm_80+) is a reference, not the yardstick, and several times the
+  // fp32 peak: named above the charts rather than drawn, so that it does not flatten the fp32 bars.
+  double tf32 = 0;
+  for (const ResultRun* run : shown_runs)
+    for (const auto& p : run->points)
+      if (p.m == sel[0] && p.n == sel[1] && p.k == sel[2]) tf32 = std::max(tf32, p.tf32_gflops);
+  app.shown["tf32_reference_gflops"] = tf32;
+  if (tf32 > 0) {
+    ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(150, 200, 255, 255));
+    ImGui::TextWrapped("cuBLAS in TF32 on the tensor cores: %s (a reference, not fp32; off this scale)",
+                       fmt_gflops(tf32).c_str());
+    ImGui::PopStyleColor();
+  }
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float chart_h = std::max(120.0f, (avail.y - 90) / 2);
@@ -712,6 +725,8 @@ void performance_panel(App& app, ImVec2 size) {
         ImGui::Text("%s at %s", run.label().c_str(), shape_name(sel).c_str());
         ImGui::Text("%.1f GFLOPS (%.3f ms), cuBLAS %.1f GFLOPS: %.1f%%", point.gflops, point.median_ms,
                     point.cublas_gflops, 100 * point.gflops / std::max(1.0, point.cublas_gflops));
+        if (point.tf32_gflops > 0)
+          ImGui::Text("cuBLAS in TF32 on the tensor cores (a reference, not fp32): %.1f GFLOPS", point.tf32_gflops);
         ImGui::Text("commit %s, %s", run.commit.substr(0, 10).c_str(), run.date.c_str());
         ImGui::EndTooltip();
       }

@@ -334,6 +334,8 @@ ResultsFile load_results(const std::string& path) {
         p.median_ms = shape.at("time").at("median_ms").get<double>();
         if (shape.contains("cublas") && !shape.at("cublas").is_null())
           p.cublas_gflops = shape.at("cublas").at("gflops").get<double>();
+        if (shape.contains("cublas_tf32") && !shape.at("cublas_tf32").is_null())
+          p.tf32_gflops = shape.at("cublas_tf32").at("gflops").get<double>();
         p.verdict = shape.value("verdict", "");
         out.points.push_back(p);
       }

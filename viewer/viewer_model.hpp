@@ -109,6 +109,7 @@ AccessTotals launch_totals(const TracedProgram& program, const TraceProblem& pro
 struct ResultPoint {
   int m = 0, n = 0, k = 0;
   double gflops = 0, cublas_gflops = 0, median_ms = 0;
+  double tf32_gflops = 0;  // fp32 runs on sm_80+: cuBLAS in TF32 on the tensor cores, a reference (0: none)
   std::string verdict;
 };
 struct ResultRun {

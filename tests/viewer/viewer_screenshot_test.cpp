@@ -9,6 +9,7 @@
 
 #include <stb_image.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
@@ -277,6 +278,7 @@ TEST(ViewerScreenshots, PerformanceBarsAreTheResultsFile) {
     const json& bars = shot.geometry["shown"]["bars"];
     const json& shape = shot.geometry["shown"]["bars_shape"];
     std::map<std::string, double> expected;  // label -> GFLOPS at that shape
+    double tf32 = 0;                         // the TF32 reference named above the bars (fp32 runs)
     for (const auto& run : results["runs"]) {
       if (!run.contains("shapes") || (run.value("dtype", "f32") != "f32") != (kind == "tensor")) continue;
       gv::ResultRun r;
@@ -285,8 +287,14 @@ TEST(ViewerScreenshots, PerformanceBarsAreTheResultsFile) {
       r.layout = run.value("layout", "nn");
       r.out = run.value("out", "f32");
       for (const auto& s : run["shapes"])
-        if (s["m"] == shape[0] && s["n"] == shape[1] && s["k"] == shape[2] && s.contains("time") && !s["time"].is_null())
+        if (s["m"] == shape[0] && s["n"] == shape[1] && s["k"] == shape[2] && s.contains("time") && !s["time"].is_null()) {
           expected[r.label()] = s["time"]["gflops"];
+          if (s.contains("cublas_tf32")) tf32 = std::max(tf32, double(s["cublas_tf32"]["gflops"]));
+        }
+    }
+    EXPECT_DOUBLE_EQ(double(shot.geometry["shown"]["tf32_reference_gflops"]), tf32) << kind;
+    if (kind == "fp32") {
+      EXPECT_GT(tf32, 0) << "the shipped fp32 runs carry the TF32 reference";
     }
     ASSERT_FALSE(expected.empty()) << kind;
     ASSERT_EQ(bars.size(), expected.size()) << kind;
