@@ -172,6 +172,12 @@ def main(argv=None):
     if args.interval_ms < 1:
         print("clock_watch: --interval-ms must be at least 1", file=sys.stderr)
         return EXIT_USAGE
+    if args.json:  # found out now, not after a long run
+        try:
+            open(args.json, "a", encoding="utf-8").close()
+        except OSError as error:
+            print(f"clock_watch: cannot write --json {args.json}: {error.strerror}", file=sys.stderr)
+            return EXIT_USAGE
     try:
         smi = nvidia_smi()
         names = choose_fields(smi, args.device)

@@ -257,6 +257,14 @@ class ClockWatchTest(unittest.TestCase):
     def test_the_commands_exit_code_comes_back(self):
         self.assertEqual(self.watch(sys.executable, "-c", "import sys; sys.exit(3)"), 3)
 
+    def test_an_unwritable_json_path_is_bad_usage_before_the_run(self):
+        marker = os.path.join(self.folder.name, "ran")
+        with path_with(self.folder.name), contextlib.redirect_stderr(io.StringIO()) as err:
+            code = clock_watch.main(["--json", "/nonexistent-dir/x.json", "--", "touch", marker])
+        self.assertEqual(code, 2)
+        self.assertIn("cannot write --json", err.getvalue())
+        self.assertFalse(os.path.exists(marker))
+
     def test_no_command_is_bad_usage(self):
         with contextlib.redirect_stderr(io.StringIO()):
             self.assertEqual(clock_watch.main(["--"]), 2)
