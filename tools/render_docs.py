@@ -13,7 +13,8 @@ A table lives between two markers; everything between them is generated:
     <!-- end tf32-table -->
 
 Optional attributes: gpu=<results file name without .json> (default: every results file that has
-the steps), shapes=1024,4096x4096x4096 (default: every measured shape).
+the steps), shapes=1024,4096x4096x4096 (default: every measured shape), dir=sustained (the results
+files of a subfolder of docs/results instead, e.g. the long runs under sustained load).
 --check exits 1 when a doc is not what the results files give (a CTest test runs it), so no
 figure in the docs can be typed by hand.
 """
@@ -284,7 +285,8 @@ def sweep_table(attributes, results_dir):
 
 def render(text, results_dir):
     def documents_for(attributes):
-        files = results_lib.results_files(results_dir)
+        folder = os.path.join(results_dir, attributes.get("dir", ""))  # dir=sustained: a subfolder
+        files = results_lib.results_files(folder) if os.path.isdir(folder) else []
         if "gpu" in attributes:
             files = [f for f in files if os.path.basename(f) == attributes["gpu"] + ".json"]
         return [(f, results_lib.load(f)) for f in files]

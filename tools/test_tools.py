@@ -118,6 +118,22 @@ class RenderTest(unittest.TestCase):
         self.assertIn("fp32 peak = 132 SMs × 128 lanes × 2 × 1980 MHz = 66.9 TFLOPS", out)
         self.assertEqual(render_docs.render(out, self.folder), out)  # stable
 
+    def test_a_subfolder_is_read_only_when_named(self):
+        os.makedirs(os.path.join(self.folder, "sustained"))
+        doc = document()
+        doc["runs"] = doc["runs"][:1]
+        doc["runs"][0]["shapes"][0]["time"]["reps"] = 500
+        with open(os.path.join(self.folder, "sustained", "test-gpu.json"), "w", encoding="utf-8") as handle:
+            json.dump(doc, handle)
+        text = "<!-- results-table steps=01_naive dir=sustained -->\n<!-- end results-table -->\n"
+        out = render_docs.render(text, self.folder)
+        self.assertIn("median of 500 timed launches", out)
+        self.assertIn("sustained/test-gpu.json", out)
+        main = render_docs.render(text.replace(" dir=sustained", ""), self.folder)
+        self.assertNotIn("median of 500", main)
+        missing = render_docs.render(text.replace("sustained", "nowhere"), self.folder)
+        self.assertIn(render_docs.NO_RESULTS.strip(), missing)
+
     def test_speedup_table(self):
         text = "<!-- speedup-table base=01_naive step=02_gmem_coalescing -->\n<!-- end speedup-table -->\n"
         self.assertIn("| 1024×1024×1024 | 214.7 | 859.0 | 4.0× |", render_docs.render(text, self.folder))
