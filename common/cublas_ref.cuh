@@ -9,7 +9,8 @@
 namespace gemm {
 
 // A cuBLAS handle in fp32 pedantic-free default math (no TF32: CUBLAS_DEFAULT_MATH never uses TF32
-// for SGEMM; TF32 needs CUBLAS_TF32_TENSOR_OP_MATH, which we never set), bound to a stream.
+// for SGEMM; the handle never gets CUBLAS_TF32_TENSOR_OP_MATH, and the TF32 reference below asks
+// for TF32 through its own call's compute type), bound to a stream.
 class CublasHandle {
  public:
   explicit CublasHandle(cudaStream_t stream);

@@ -2,9 +2,10 @@
 """Runs every example command the docs give for a step program and checks that the program accepts
 it: its options, tunables and shapes pass the program's own checks. A command is a line of a ```sh
 block that starts with build/bin/NN_, or runs one under tools/clock_watch.py (after its "--"); lines
-starting with "$ " are transcripts, often of a refused command, and are left alone. The programs run with no GPU visible, so a GPU step stops right after
-its checks with exit 77 instead of measuring; the CPU step 00 runs for real. Exit 0 or 77 passes,
-anything else (2: a tunable that is not compiled in, a shape a rule refuses) fails.
+starting with "$ " are transcripts, often of a refused command, and are left alone. The programs run
+with no GPU visible, so a GPU step stops right after its checks with exit 77 instead of measuring;
+the CPU step 00 runs for real. Exit 0 or 77 passes, anything else (2: a tunable that is not compiled
+in, a shape a rule refuses) fails.
 
     tools/check_doc_commands.py --build build
 """
