@@ -9,8 +9,8 @@ docs/measuring.md). This shows it for any run:
     tools/clock_watch.py -- build/bin/12_mma_pipeline --size 8192 --reps 200 --no-check
 
 nvidia-smi refreshes its readings about every 100 ms whatever the sampling interval, so a run of a
-few launches may show no sample under load. Exit code: the command's own; 2 for bad usage; 77 when
-there is no nvidia-smi or it can read no GPU.
+few launches may show no sample under load. Exit code: the command's own; 2 for bad usage (a
+--device index nvidia-smi does not list included); 77 when there is no nvidia-smi or it lists no GPU.
 """
 import argparse
 import json
@@ -60,6 +60,18 @@ def nvidia_smi():
     if not found:
         raise NoGpu("clock_watch: no nvidia-smi on PATH: this tool needs an NVIDIA GPU and its driver")
     return found
+
+
+def check_device(smi, device):
+    """The GPU index must be one nvidia-smi lists: none listed is no GPU (77); an index past them is
+    bad usage (2), as for the step programs' --device."""
+    listing = subprocess.run([smi, "-L"], capture_output=True, text=True)
+    count = sum(1 for line in listing.stdout.splitlines() if line.startswith("GPU "))
+    if listing.returncode != 0 or count == 0:
+        raise NoGpu("clock_watch: nvidia-smi lists no GPU: this tool needs an NVIDIA GPU and its driver")
+    if not 0 <= device < count:
+        return f"clock_watch: GPU {device} does not exist: nvidia-smi lists {count} (--device 0..{count - 1})"
+    return ""
 
 
 def choose_fields(smi, device):
@@ -180,6 +192,10 @@ def main(argv=None):
             return EXIT_USAGE
     try:
         smi = nvidia_smi()
+        bad_device = check_device(smi, args.device)
+        if bad_device:
+            print(bad_device, file=sys.stderr)
+            return EXIT_USAGE
         names = choose_fields(smi, args.device)
     except NoGpu as error:
         print(error, file=sys.stderr)

@@ -201,7 +201,7 @@ class ProfilerTest(unittest.TestCase):
 # refuses the field names that drivers before 530 do not know.
 FAKE_SMI = """#!/usr/bin/env python3
 import os, sys, time
-query = [a for a in sys.argv if a.startswith("--query-gpu=")][0][len("--query-gpu="):].split(",")
+query = ([a for a in sys.argv if a.startswith("--query-gpu=")] or ["--query-gpu="])[0][len("--query-gpu="):].split(",")
 new_only = {"power.draw.instant", "clocks_event_reasons.active", "enforced.power.limit"}
 if os.environ.get("FAKE_SMI_OLD") and new_only & set(query):
     print("Field is not a valid field to query."); sys.exit(2)
@@ -212,6 +212,8 @@ busy = {"timestamp": "2026/01/01 00:00:00.000", "clocks.sm": "1500", "clocks.max
 idle = dict(busy, **{"clocks.sm": "1980", "utilization.gpu": "0", "power.draw.instant": "[N/A]",
                      "clocks_event_reasons.active": "0x0000000000000001", "clocks_throttle_reasons.active": "0x0000000000000001"})
 line = lambda reading: ", ".join(reading[q] for q in query)
+if "-L" in sys.argv:
+    print("GPU 0: Fake GPU (UUID: GPU-0)"); sys.exit(0)
 if "-lms" not in sys.argv:
     print(line(busy)); sys.exit(0)
 i = 0
@@ -280,6 +282,12 @@ class ClockWatchTest(unittest.TestCase):
         self.assertEqual(code, 2)
         self.assertIn("cannot write --json", err.getvalue())
         self.assertFalse(os.path.exists(marker))
+
+    def test_a_gpu_index_not_listed_is_bad_usage(self):
+        with path_with(self.folder.name), contextlib.redirect_stderr(io.StringIO()) as err:
+            code = clock_watch.main(["--device", "3", "--", "true"])
+        self.assertEqual(code, 2)
+        self.assertIn("GPU 3 does not exist", err.getvalue())
 
     def test_no_command_is_bad_usage(self):
         with contextlib.redirect_stderr(io.StringIO()):
