@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <stdexcept>
+#include <string>
 
 #include "cuda_check.cuh"
 #include "exit_codes.hpp"
@@ -18,6 +20,40 @@ constexpr int kMaxReps = 30;
 
 std::string shape_text(const GemmShape& s) {
   return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+}
+
+Params params_for(const GemmShape& s, const Options& options, const ParamsForShape& choose, int sms,
+                  const std::function<std::string(const Params&)>& check_params, const std::string& step_name) {
+  if (options.params_given || !choose) return options.params;
+  const Params chosen = choose(s, options.params, sms);
+  if (check_params && !check_params(chosen).empty())
+    throw std::logic_error(step_name + " chose tunables it cannot run for " + shape_text(s));
+  return chosen;
+}
+
+namespace {
+// "BM=256 BN=128": the tunables of `params` that differ from `defaults`.
+std::string params_text(const Params& params, const Params& defaults) {
+  std::string text;
+  for (const auto& [key, value] : params) {
+    const auto found = defaults.find(key);
+    if (found != defaults.end() && found->second == value) continue;
+    text += (text.empty() ? "" : " ") + key + "=" + std::to_string(value);
+  }
+  return text;
+}
+}  // namespace
+
+ShapeResult run_with_params(const GemmShape& s, const Params& params, const Params& run_params,
+                            const std::function<ShapeResult(const Params&)>& run,
+                            const std::function<KernelReport(const Params&)>& report) {
+  if (params == run_params) return run(params);
+  std::printf("  %s runs %s, chosen for this shape (--param fixes the tunables for every shape)\n",
+              shape_text(s).c_str(), params_text(params, run_params).c_str());
+  ShapeResult result = run(params);
+  result.params = params;
+  if (report) result.kernel = report(params);
+  return result;
 }
 
 void check_launch_limits(const GemmShape& s, const LaunchShape& launch, const cudaDeviceProp& prop) {

@@ -1,10 +1,12 @@
 // Pieces every step program shares, fp32 (run_step) and tensor-core (run_tc_step) alike: the
-// launch checked against the GPU's limits, the kernel's resource report, and the results file.
+// tunables chosen by shape, the launch checked against the GPU's limits, the kernel's resource
+// report, and the results file.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <functional>
+#include <string>
 
 #include "hd.hpp"
 #include "options.hpp"
@@ -16,6 +18,22 @@ std::string shape_text(const GemmShape& s);
 
 // Throws UsageError naming the limit when a launch needs more blocks, threads or shared memory
 // than this GPU has.
+// A step's choice of tunables for a shape, given its defaults and the GPU's SM count.
+using ParamsForShape = std::function<Params(const GemmShape&, const Params& defaults, int sms)>;
+
+// The tunables a shape runs with: the run's own (--param fixes them for every shape; without it
+// they are the defaults) unless no --param was given and the step chooses by shape. A choice the
+// step's own rule (`check_params`) refuses is a bug in the step: std::logic_error.
+Params params_for(const GemmShape& s, const Options& options, const ParamsForShape& choose, int sms,
+                  const std::function<std::string(const Params&)>& check_params, const std::string& step_name);
+
+// Runs one shape (`run` with `params`). Where those are not the run's (`run_params`, the header
+// line's), it says so in a line above the row and records them and their kernel's report
+// (`report`) in the row, as the results file keeps them.
+ShapeResult run_with_params(const GemmShape& s, const Params& params, const Params& run_params,
+                            const std::function<ShapeResult(const Params&)>& run,
+                            const std::function<KernelReport(const Params&)>& report);
+
 void check_launch_limits(const GemmShape& shape, const LaunchShape& launch, const cudaDeviceProp& prop);
 
 // Registers, local memory, shared memory and occupancy of `function` at `launch`; printed as one line.

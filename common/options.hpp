@@ -50,6 +50,9 @@ std::string tc_shape_rule(const GemmShape& shape, Layout layout);
 // NN and TN, M for A in TN; in NT neither, so any M and N.
 std::string tc_aligned_rows_rule(const GemmShape& shape, Layout layout);
 
+// A step's tunables by name (--param KEY=VALUE), every declared one present.
+using Params = std::map<std::string, int>;
+
 struct Options {
   std::vector<GemmShape> shapes;  // empty: the step's default set
   bool sweep = false;
@@ -63,7 +66,7 @@ struct Options {
   std::uint64_t seed = 2024;
   int device = 0;
   bool help = false;
-  std::map<std::string, int> params;  // every declared param, defaults filled in
+  Params params;                      // every declared param, defaults filled in
   bool params_given = false;          // at least one --param on the command line
   Layout layout = Layout::nn;
   InputType dtype = InputType::f32;

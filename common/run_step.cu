@@ -65,17 +65,6 @@ void validate_shape(const GemmShape& s, const StepDescription& step, const Param
   check_launch_limits(s, step.launch_shape(s, params), prop);
 }
 
-// "BM=256 BN=128": the tunables of `params` that differ from `defaults`.
-std::string params_text(const Params& params, const Params& defaults) {
-  std::string text;
-  for (const auto& [key, value] : params) {
-    const auto found = defaults.find(key);
-    if (found != defaults.end() && found->second == value) continue;
-    text += (text.empty() ? "" : " ") + key + "=" + std::to_string(value);
-  }
-  return text;
-}
-
 // The inputs of one shape: fresh for each shape, from (seed, shape).
 struct Inputs {
   std::vector<float> a, b, c;
@@ -207,11 +196,7 @@ int run(int argc, char** argv, const StepDescription& step) {
 
   const DeviceInfo device = select_device(options.device, step.min_cc, step.name);
   const auto params_of = [&](const GemmShape& s) {
-    if (options.params_given || !step.params_for_shape) return options.params;
-    const Params chosen = step.params_for_shape(s, options.params, device.sms);
-    if (step.check_params && !step.check_params(chosen).empty())
-      throw std::logic_error(step.name + " chose tunables it cannot run for " + shape_text(s));
-    return chosen;
+    return params_for(s, options, step.params_for_shape, device.sms, step.check_params, step.name);
   };
   cudaDeviceProp prop{};
   CUDA_CHECK(cudaGetDeviceProperties(&prop, options.device));
@@ -246,14 +231,11 @@ int run(int argc, char** argv, const StepDescription& step) {
   run.seed = options.seed;
   run.kernel = kernel;
   return run_shapes(options, device, shapes, run, [&](const GemmShape& s) {
-    const Params params = params_of(s);
-    if (params == options.params) return runner.run(s, params);
-    std::printf("  %s runs %s, chosen for this shape (--param fixes the tunables for every shape)\n",
-                shape_text(s).c_str(), params_text(params, options.params).c_str());
-    ShapeResult result = runner.run(s, params);
-    result.params = params;
-    if (step.kernel) result.kernel = kernel_report(step.kernel(params), step.launch_shape(s, params), prop);
-    return result;
+    return run_with_params(
+        s, params_of(s), options.params, [&](const Params& params) { return runner.run(s, params); },
+        [&](const Params& params) {
+          return step.kernel ? kernel_report(step.kernel(params), step.launch_shape(s, params), prop) : KernelReport{};
+        });
   });
 }
 

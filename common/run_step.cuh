@@ -12,12 +12,11 @@
 #include <string>
 #include <vector>
 
+#include "harness.cuh"
 #include "hd.hpp"
 #include "options.hpp"
 
 namespace gemm {
-
-using Params = std::map<std::string, int>;
 
 // C = alpha * A * B + beta * C, row-major, A is M x K, B is K x N, C is M x N (leading dimensions
 // K, N, N). With beta == 0, C is not read (BLAS convention: it may hold NaN).
@@ -46,7 +45,7 @@ struct StepDescription {
   // Optional: the tunables a shape runs with when the command line sets none (--param fixes them
   // for every shape). A step may choose its configuration by shape, e.g. the block tile that covers
   // the shape in the fewest waves of blocks over the GPU's `sms` multiprocessors.
-  std::function<Params(const GemmShape&, const Params& defaults, int sms)> params_for_shape;
+  ParamsForShape params_for_shape;
 };
 
 // The default shapes when none are given: 1024, 2048, 4096 square.

@@ -107,7 +107,7 @@ class TcShapeRunner {
                 LaunchTimer& timer)
       : step_(step), o_(options), stream_(stream), cublas_(cublas), timer_(timer) {}
 
-  ShapeResult run(const GemmShape& s) {
+  ShapeResult run(const GemmShape& s, const Params& params) {
     ShapeResult result;
     result.m = s.m, result.n = s.n, result.k = s.k;
     result.alpha = o_.alpha, result.beta = o_.beta;
@@ -120,13 +120,14 @@ class TcShapeRunner {
     TcProblem ours{s, o_.alpha, o_.beta, o_.layout, o_.dtype, o_.out, a.data(), b.data(), c.data() + kGuardBytes};
     TcProblem theirs = ours;
     theirs.c = c_cublas.data();
-    if (o_.check) check(result, in, c, ours);
-    if (!o_.check_only) time(result, ours, theirs);
+    if (o_.check) check(result, in, c, ours, params);
+    if (!o_.check_only) time(result, ours, theirs, params);
     return result;
   }
 
  private:
-  void check(ShapeResult& result, const TcInputs& in, DeviceBuffer<unsigned char>& c, const TcProblem& ours) {
+  void check(ShapeResult& result, const TcInputs& in, DeviceBuffer<unsigned char>& c, const TcProblem& ours,
+             const Params& params) {
     const GemmShape& s = ours.shape;
     const std::size_t count = in.c.size(), bytes = in.c_stored.size();
     const std::vector<unsigned char> guard(kGuardBytes, kGuardByte);
@@ -136,7 +137,7 @@ class TcShapeRunner {
       CUDA_CHECK(cudaMemset(c.data() + kGuardBytes, 0xff, bytes));  // all-ones bits: NaN in f32 and f16
     else
       c.upload(in.c_stored, kGuardBytes);
-    step_.launch(ours, o_.params, stream_);
+    step_.launch(ours, params, stream_);
     CUDA_CHECK(cudaStreamSynchronize(stream_));
     std::vector<unsigned char> all(bytes + 2 * kGuardBytes);
     c.download(all.data(), all.size(), 0);
@@ -166,9 +167,9 @@ class TcShapeRunner {
     finish_check(result, guards_intact, computed, s, step_.name);
   }
 
-  void time(ShapeResult& result, const TcProblem& ours, const TcProblem& theirs) {
+  void time(ShapeResult& result, const TcProblem& ours, const TcProblem& theirs, const Params& params) {
     time_against_cublas(
-        timer_, o_.warmup, o_.reps, [&] { step_.launch(ours, o_.params, stream_); },
+        timer_, o_.warmup, o_.reps, [&] { step_.launch(ours, params, stream_); },
         [&] { cublas_gemm_ex(cublas_, theirs, theirs.out, theirs.c); }, result);
   }
 
@@ -211,6 +212,9 @@ int run(int argc, char** argv, const TcStepDescription& step) {
     params_for_gpu = chosen != options.params;
     options.params = chosen;
   }
+  const auto params_of = [&](const GemmShape& s) {
+    return params_for(s, options, step.params_for_shape, device.sms, step.check_params, step.name);
+  };
   std::size_t free_bytes = 0, total_bytes = 0;
   CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   for (const GemmShape& s : shapes) {
@@ -220,7 +224,7 @@ int run(int argc, char** argv, const TcStepDescription& step) {
     if (needed > free_bytes)
       throw UsageError("shape " + shape_text(s) + " needs " + std::to_string(needed / 1000000) + " MB of device memory; " +
                        std::to_string(free_bytes / 1000000) + " MB are free: use smaller sizes");
-    check_launch_limits(s, step.launch_shape(s, options.params), prop);
+    check_launch_limits(s, step.launch_shape(s, params_of(s)), prop);
   }
 
   std::printf("%s: %s\n%s\n", step.name.c_str(), step.title.c_str(), device_header(device).c_str());
@@ -254,7 +258,15 @@ int run(int argc, char** argv, const TcStepDescription& step) {
   run.cublas_label = cublas_label(options);
   run.seed = options.seed;
   run.kernel = kernel;
-  return run_shapes(options, device, shapes, run, [&](const GemmShape& s) { return runner.run(s); });
+  return run_shapes(options, device, shapes, run, [&](const GemmShape& s) {
+    return run_with_params(
+        s, params_of(s), options.params, [&](const Params& params) { return runner.run(s, params); },
+        [&](const Params& params) {
+          return step.kernel ? kernel_report(step.kernel(params, options.layout, options.dtype, options.out),
+                                             step.launch_shape(s, params), prop)
+                             : KernelReport{};
+        });
+  });
 }
 
 }  // namespace

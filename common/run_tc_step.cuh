@@ -50,6 +50,10 @@ struct TcStepDescription {
   // the defaults and the shared memory one block may have on this GPU (its opt-in limit), e.g. a
   // smaller configuration where the default's stages do not fit.
   std::function<Params(const Params& defaults, int shared_bytes_per_block)> params_for_gpu;
+  // Optional: the tunables a shape runs with when the command line sets none (as StepDescription's:
+  // e.g. a smaller tile where the default's would leave most SMs idle), from the defaults (after
+  // params_for_gpu) and the GPU's SM count.
+  ParamsForShape params_for_shape;
 };
 
 int run_tc_step(int argc, char** argv, const TcStepDescription& step);
