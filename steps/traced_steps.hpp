@@ -140,6 +140,9 @@ inline std::vector<TracedProgram> traced_programs() {
                   [](const TraceProblem& p) { return step13::trace_launch_shape(p, step13::config_from(p.params)); },
                   step13::trace_warp, step13::to_params(step13::kConfigs[0])});
   for (const step13::Config& c : step13::kConfigs) list.back().configs.push_back(step13::to_params(c));
+  list.back().params_for_shape = [](const GemmShape& shape, int sms) {
+    return step13::to_params(step13::config_for_shape(shape, sms));
+  };
   list.back().tensor_core = true;
   list.back().shape_rule = tc_aligned_rows_rule;
   list.back().iteration_unit = "tile";  // the block's tiles, in the order it takes them

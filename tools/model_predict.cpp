@@ -4,6 +4,9 @@
 //   model_predict --step 01_naive --shape 256x256x256 --beta 0.5
 //   model_predict --step 03_smem_banks_square --variant row_col
 //   model_predict --configs 07_2d_blocktiling    (the compiled --param combinations)
+//   model_predict --defaults 13_hopper_wgmma     (the tunables it predicts with when none are given)
+//   model_predict --step 13_hopper_wgmma --shape 1000x1000x1000 --sms 132 --run-params
+//                                                (the tunables the program runs that shape with)
 //
 // tools/check_model_ncu.py compares these with Nsight Compute's counters.
 #include <cstdio>
@@ -17,9 +20,10 @@
 int main(int argc, char** argv) {
   std::string step, variant, shape_text = "128";
   double beta = 0;
-  bool list = false;
+  bool list = false, run_params = false;
+  int sms = 0;
   std::map<std::string, int> params;
-  std::string configs_of;
+  std::string configs_of, defaults_of;
   try {
     for (int i = 1; i < argc; ++i) {
       const std::string arg = argv[i];
@@ -29,17 +33,20 @@ int main(int argc, char** argv) {
       };
       if (arg == "--list") list = true;
       else if (arg == "--configs") configs_of = value();
+      else if (arg == "--defaults") defaults_of = value();
       else if (arg == "--step") step = value();
       else if (arg == "--variant") variant = value();
       else if (arg == "--shape") shape_text = value();
       else if (arg == "--beta") beta = gemm::parse_real(value(), "--beta");
+      else if (arg == "--sms") sms = int(gemm::parse_integer(value(), "--sms"));
+      else if (arg == "--run-params") run_params = true;
       else if (arg == "--param") {
         const std::string assignment = value();
         const auto equals = assignment.find('=');
         if (equals == std::string::npos) throw gemm::UsageError("--param takes key=value");
         params[assignment.substr(0, equals)] = int(gemm::parse_integer(assignment.substr(equals + 1), "--param"));
       }
-      else throw gemm::UsageError("unknown option '" + arg + "' (use --list, --step, --variant, --shape, --beta)");
+      else throw gemm::UsageError("unknown option '" + arg + "' (use --list, --configs, --defaults, --step, --variant, --shape, --beta, --param, --sms, --run-params)");
     }
     const auto programs = gemm::traced_programs();
     if (list) {
@@ -48,25 +55,35 @@ int main(int argc, char** argv) {
                     program.kernel.c_str(), program.takes_shape ? "shape" : "fixed");
       return gemm::kExitOk;
     }
-    if (!configs_of.empty()) {
+    const auto line_of = [](const std::map<std::string, int>& config) {
+      std::string line;
+      for (const auto& [key, value] : config) line += (line.empty() ? "" : " ") + key + "=" + std::to_string(value);
+      return line;
+    };
+    if (!configs_of.empty() || !defaults_of.empty()) {
+      const std::string& wanted = configs_of.empty() ? defaults_of : configs_of;
       for (const auto& program : programs) {
-        if (program.step != configs_of) continue;
-        for (const auto& config : program.configs) {
-          std::string line;
-          for (const auto& [key, value] : config) line += (line.empty() ? "" : " ") + key + "=" + std::to_string(value);
-          std::printf("%s\n", line.c_str());
-        }
+        if (program.step != wanted) continue;
+        if (!configs_of.empty())
+          for (const auto& config : program.configs) std::printf("%s\n", line_of(config).c_str());
+        else  // what a prediction uses: it is given no GPU's SM count, so no step chooses by shape
+          std::printf("%s\n", line_of(program.default_params).c_str());
         return gemm::kExitOk;
       }
-      throw gemm::UsageError("no traced program '" + configs_of + "' (see --list)");
+      throw gemm::UsageError("no traced program '" + wanted + "' (see --list)");
     }
     gemm::TraceProblem problem;
     problem.shape = gemm::parse_shape(shape_text, "--shape");
     problem.beta = float(beta);
     problem.variant = variant;
     problem.params = params;
+    problem.sms = sms;
     for (const auto& program : programs) {
       if (program.step != step || program.variant != variant) continue;
+      if (run_params) {  // as the program decides: --param, else its choice for the shape on `sms` SMs
+        std::printf("%s\n", line_of(gemm::run_params(program, problem)).c_str());
+        return gemm::kExitOk;
+      }
       const gemm::AccessTotals totals = gemm::predict(program, problem);
       std::printf(
           "{\"global_load_sectors\": %lld, \"global_store_sectors\": %lld, \"global_load_requests\": %lld, "

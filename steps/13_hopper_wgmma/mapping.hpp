@@ -130,6 +130,22 @@ GEMM_HD int persistent_clusters(const GemmShape& shape, const Config& c, int sms
   if (count <= fit) return count;
   return ceil_div(count, ceil_div(count, fit));
 }
+// The tile by shape, when the command line sets no tunables. A unit of the default is two
+// 128 x 256 tiles, so small shapes have few: 16 at 1000^3, which leave 32 of 132 SMs busy in the
+// only round. Where the default takes a single round (no more units than the GPU has SM pairs),
+// the 128 x 128 tile without clusters (a quarter of a unit) puts up to four times the SMs to work
+// on the same area; where it takes several rounds, every SM is busy either way and the default's
+// wider tile, with half the shared-memory reads per multiply-add, is faster. The rule is the one
+// that fits the H100's measurements of both tiles at 1000^3, 2048^3, 4096^3 and 4088 x 4104 x 4096
+// (docs/performance-log.md, step 13, "the tile by shape").
+constexpr int kSmallTileConfig = 4;  // kConfigs' 128 x 128 tile
+static_assert(kConfigs[kSmallTileConfig].bn == 128 && kConfigs[kSmallTileConfig].cluster == 1,
+              "kSmallTileConfig names the 128 x 128 tile");
+inline Config config_for_shape(const GemmShape& shape, int sms) {
+  const Config& wide = kConfigs[0];
+  return units(shape, wide) <= sms / wide.cluster ? kConfigs[kSmallTileConfig] : wide;
+}
+
 // One block per SM at most (whole clusters, at most one cluster per unit).
 GEMM_HD LaunchShape launch_shape(const GemmShape& shape, const Config& c, int sms) {
   LaunchShape launch;

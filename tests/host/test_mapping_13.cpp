@@ -163,6 +163,32 @@ TEST(Mapping13, PersistentGridIsTheFewestClustersForItsRounds) {
   }
 }
 
+// Without --param the tile is chosen by shape: the 128 x 128 tile exactly where the default fills
+// a single round of the SMs in pairs, the default where it takes several.
+TEST(Mapping13, TileChosenByShapeWhereTheDefaultTakesOneRound) {
+  const Config& wide = step13::kConfigs[0];
+  const Config& small = step13::kConfigs[step13::kSmallTileConfig];
+  ASSERT_STREQ(step13::config_rule(small), "");
+  constexpr int kSms = 132;  // H100 SXM: 66 pairs
+  if (wide.bm == 128 && wide.bn == 256 && wide.cluster == 2) {
+    EXPECT_EQ(step13::config_for_shape({1000, 1000, 1000}, kSms), small);  // 4 x 4 units
+    EXPECT_EQ(step13::config_for_shape({2048, 2048, 2048}, kSms), small);  // 8 x 8 units
+    EXPECT_EQ(step13::config_for_shape({4096, 4096, 4096}, kSms), wide);   // 16 x 16 units: 4 rounds
+    EXPECT_EQ(step13::config_for_shape({4088, 4104, 4096}, kSms), wide);
+    EXPECT_EQ(step13::config_for_shape({66 * 256, 256, 64}, kSms), small);  // 66 units: the last one round
+    EXPECT_EQ(step13::config_for_shape({67 * 256, 256, 64}, kSms), wide);   // 67 units: two rounds
+  }
+  for (const int sms : {132, 114, 16, 2})
+    for (int m = 1; m <= 20000; m += 997)
+      for (int n = 1; n <= 12000; n += 1231) {
+        const GemmShape s{m, n, 64};
+        const Config chosen = step13::config_for_shape(s, sms);
+        const int rounds = gemm::ceil_div(step13::units(s, wide), sms / wide.cluster);
+        EXPECT_EQ(chosen, rounds == 1 ? small : wide) << m << "x" << n << " on " << sms << " SMs";
+      }
+  for (const Config& c : step13::kConfigs) EXPECT_EQ(step13::config_from(step13::to_params(c)), c);
+}
+
 TEST(Mapping13, AccumulatorsCoverEachConsumerTileOnce) {
   for (const Config& c : step13::kConfigs) {
     std::vector<int> covered(size_t(step13::kWgmmaM) * c.bn, 0);

@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""check_params_by_shape.py STEP MODEL_PREDICT SHAPE...: runs a step that chooses its tunables by
+shape (no --param) on the given shapes, checked but not timed, with --json, and checks that each
+shape ran what the step's mapping chooses for it on this GPU (model_predict --run-params with the SM
+count the results file records): a shape whose choice differs from the defaults has it recorded in
+its row and named in a line above it, any other has none recorded. Every shape must pass its check.
+Prints which shapes ran other tunables than the defaults. Exit 77 when the step finds no GPU it can
+run on (CTest: skipped).
+
+    tests/check_params_by_shape.py build/bin/13_hopper_wgmma build/bin/model_predict 1000x1000x1000 2056x4104x64
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+
+def as_params(text):
+    return {key: int(value) for key, _, value in (pair.partition("=") for pair in text.split())}
+
+
+def main():
+    if len(sys.argv) < 4:
+        print("usage: check_params_by_shape.py STEP MODEL_PREDICT SHAPE...", file=sys.stderr)
+        return 2
+    step, model_predict, shapes = sys.argv[1], sys.argv[2], sys.argv[3:]
+    name = os.path.basename(step)
+    with tempfile.TemporaryDirectory() as folder:
+        out = os.path.join(folder, "run.json")
+        done = subprocess.run([step, "--check-only", "--shapes", ",".join(shapes), "--json", out],
+                              capture_output=True, text=True)
+        print(done.stdout + done.stderr)
+        if done.returncode == 77:
+            return 77
+        if done.returncode != 0:
+            print(f"the step exited {done.returncode}")
+            return 1
+        with open(out, encoding="utf-8") as handle:
+            document = json.load(handle)
+    run, sms = document["runs"][0], document["device"]["sms"]
+    defaults = as_params(subprocess.run([model_predict, "--defaults", name], capture_output=True, text=True,
+                                        check=True).stdout)
+    rows = {f"{row['m']}x{row['n']}x{row['k']}": row for row in run["shapes"]}
+    problems, chosen_here = [], []
+    for shape in shapes:
+        expected = as_params(subprocess.run([model_predict, "--step", name, "--shape", shape, "--sms", str(sms),
+                                             "--run-params"], capture_output=True, text=True, check=True).stdout)
+        row = rows.get(shape)
+        if row is None:
+            problems.append(f"{shape}: no row in the results file")
+            continue
+        if row.get("verdict") != "PASS":
+            problems.append(f"{shape}: verdict {row.get('verdict')}")
+        ran = dict(run["params"], **row.get("params", {}))
+        if {key: ran.get(key) for key in expected} != expected:
+            problems.append(f"{shape}: ran {ran}, the mapping chooses {expected} on {sms} SMs")
+        if expected != defaults:
+            chosen_here.append(shape)
+            if f"{shape} runs " not in done.stdout:
+                problems.append(f"{shape}: no line says which tunables it runs")
+        elif row.get("params"):
+            problems.append(f"{shape}: records {row['params']} although it ran the defaults")
+    for problem in problems:
+        print(problem)
+    print(f"{len(shapes)} shapes on {sms} SMs, {len(chosen_here)} with tunables chosen for them "
+          f"({', '.join(chosen_here) or 'none'}): {'ok' if not problems else 'FAILED'}")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
