@@ -106,8 +106,11 @@ def results_table(attributes, documents):
                     continue
                 timing, cublas, check = shape.get("time"), shape.get("cublas"), shape.get("check")
                 error = check["relative_frobenius"] if check else None
+                # A shape that ran tunables of its own (a step choosing by shape) names those that differ.
+                own = {key: value for key, value in shape.get("params", {}).items() if run["params"].get(key) != value}
+                label = shape_label(shape) + (" (" + " ".join(f"{k}={v}" for k, v in own.items()) + ")" if own else "")
                 out.append("| {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
-                    name, shape_label(shape),
+                    name, label,
                     fmt(timing["median_ms"], 3) if timing else "–",
                     fmt(timing["gflops"]) if timing else "–",
                     f"{100 * timing['gflops'] / peak:.1f}%" if timing and run.get("dtype") == "f32" else "–",
