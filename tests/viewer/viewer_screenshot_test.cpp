@@ -30,6 +30,8 @@ using nlohmann::json;
 
 namespace {
 
+constexpr int kSms = 132;  // an H100 SXM: where steps 10 and 13 choose by shape, as on that GPU
+
 struct Image {
   int width = 0, height = 0;
   std::unique_ptr<unsigned char, void (*)(void*)> pixels{nullptr, stbi_image_free};
@@ -125,6 +127,9 @@ void check_case(const Case& given) {
     problem.beta = c.beta;
   }
   problem.layout = c.layout;
+  // The GPU the tunables are chosen for (steps 10 and 13 choose by shape), named to the viewer too,
+  // so that both trace the same configuration whatever results file the viewer finds.
+  problem.sms = kSms;
   problem = gv::with_defaults(*program, problem);
   if (c.warp < 0) c.warp = gv::first_traced_warp(*program, problem, {0, 0, 0});
   // The warp's instructions and the one to show, chosen here from the trace.
@@ -143,7 +148,8 @@ void check_case(const Case& given) {
   std::string args = "--step " + c.step + (c.variant.empty() ? "" : " --variant " + c.variant) + " --warp " +
                      std::to_string(c.warp) + " --iteration " + std::to_string(iteration) + " --instruction " +
                      std::to_string(j);
-  if (program->takes_shape) args += " --shape " + c.shape + " --beta " + std::to_string(c.beta);
+  if (program->takes_shape)
+    args += " --shape " + c.shape + " --beta " + std::to_string(c.beta) + " --sms " + std::to_string(kSms);
   if (program->tensor_core) args += std::string(" --layout ") + gemm::to_string(c.layout);
   const std::string name = c.step + (c.variant.empty() ? "" : "_" + c.variant) + (program->tensor_core ? std::string("_") + gemm::to_string(c.layout) : "");
   const Shot shot = run_viewer(name, args);
