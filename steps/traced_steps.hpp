@@ -134,6 +134,9 @@ inline std::vector<TracedProgram> traced_programs() {
                   [](const TraceProblem& p) { return step12::launch_shape(p.shape, step12::config_from(p.params)); },
                   step12::trace_warp, step12::to_params(step12::kConfigs[0])});
   for (const step12::Config& c : step12::kConfigs) list.back().configs.push_back(step12::to_params(c));
+  list.back().params_for_shape = [](const GemmShape& shape, int sms) {
+    return step12::to_params(step12::config_for_shape(shape, sms));
+  };
   list.back().tensor_core = true;
   list.back().shape_rule = tc_aligned_rows_rule;
   list.push_back({"13_hopper_wgmma", "", "hopper_gemm", true,

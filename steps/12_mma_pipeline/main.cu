@@ -25,6 +25,11 @@ int main(int argc, char** argv) {
   step.params_for_gpu = [](const gemm::Params&, int shared_limit) {
     return step12::to_params(step12::config_for_gpu(shared_limit));
   };
+  // Without --param, the tile is chosen by shape: smaller tiles where the default's would leave most
+  // SMs idle, its transpose where that takes fewer waves (mapping.hpp, config_for_shape).
+  step.params_for_shape = [](const gemm::GemmShape& shape, const gemm::Params& defaults, int sms) {
+    return step12::to_params(step12::config_for_shape(shape, sms, step12::config_from(defaults)));
+  };
   step.launch = step12::launch;
   step.kernel = step12::kernel_for;
   return gemm::run_tc_step(argc, argv, step);

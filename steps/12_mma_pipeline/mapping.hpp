@@ -138,6 +138,41 @@ inline Config config_for_gpu(int shared_limit) {
   return kConfigs[kConfigCount - 1];  // the smallest; the harness names the limit if even it does not fit
 }
 
+// --- The tile by shape ------------------------------------------------------------------------
+
+// The compiled tiles the choice by shape takes besides the default: its transpose, half of it, and
+// the small 64 x 64 one.
+constexpr int kTallConfig = 6, kHalfConfig = 5, kSmallConfig = 7;
+static_assert(kConfigs[kTallConfig].bm == kConfigs[0].bn && kConfigs[kTallConfig].bn == kConfigs[0].bm,
+              "kTallConfig is the default's tile transposed");
+static_assert(kConfigs[kHalfConfig].bm * kConfigs[kHalfConfig].bn * 2 == kConfigs[0].bm * kConfigs[0].bn,
+              "kHalfConfig is half the default's tile");
+static_assert(kConfigs[kSmallConfig].bm == 64 && kConfigs[kSmallConfig].bn == 64, "kSmallConfig is the 64 x 64 tile");
+
+GEMM_HD int tile_count(const GemmShape& shape, const Config& c) {
+  return ceil_div(shape.m, c.bm) * ceil_div(shape.n, c.bn);
+}
+// Waves of one block per SM (the default and its transpose need about all of an SM's registers).
+GEMM_HD int waves(const GemmShape& shape, const Config& c, int sms) { return ceil_div(tile_count(shape, c), sms); }
+
+// The tile by shape, when the command line sets no tunables, from `wide`, what runs otherwise (the
+// default, or on a GPU without its shared memory the first that fits: config_for_gpu). The widest
+// tile that gives more than half of the `sms` SMs a block, since a small problem cut into few wide
+// tiles leaves most SMs idle (1024^3: 32 tiles of the default for 132 SMs): the wide one, else half
+// of it, else the 64 x 64 tile; where the wide one is chosen, its transpose if that takes fewer
+// waves (4088 x 4104: 544 tiles of 128 x 256 are 5 waves on 132 SMs, 528 of 256 x 128 are 4). A
+// tile needing more shared memory than `wide` is not taken. The rule fits the H100's measurements
+// of the four tiles from 512^3 to 4096^3 (docs/performance-log.md, step 12, "the tile by shape").
+inline Config config_for_shape(const GemmShape& shape, int sms, const Config& wide = kConfigs[0]) {
+  const auto fits = [&](const Config& c) { return shared_bytes(c) <= shared_bytes(wide); };
+  const Config& tall = kConfigs[kTallConfig];
+  const Config& half = kConfigs[kHalfConfig];
+  if (2 * tile_count(shape, wide) > sms)
+    return fits(tall) && waves(shape, tall, sms) < waves(shape, wide, sms) ? tall : wide;
+  if (fits(half) && 2 * tile_count(shape, half) > sms) return half;
+  return kConfigs[kSmallConfig];
+}
+
 GEMM_HD LaunchShape launch_shape(const GemmShape& shape, const Config& c) {
   LaunchShape launch;
   launch.grid = {ceil_div(shape.n, c.bn), ceil_div(shape.m, c.bm), 1};  // x walks the columns of C

@@ -164,6 +164,43 @@ TEST(Mapping12, ConfigurationForTheGpuFitsItsSharedMemory) {
   EXPECT_TRUE(step12::config_from(step12::to_params(step12::kConfigs[2])) == step12::kConfigs[2]);
 }
 
+// Without --param the tile is chosen by shape: the widest tile that gives more than half of the
+// SMs a block, and between the default and its transpose the one with fewer waves.
+TEST(Mapping12, TileChosenByShapeKeepsHalfTheSmsBusy) {
+  const Config& wide = step12::kConfigs[0];
+  const Config& tall = step12::kConfigs[step12::kTallConfig];
+  const Config& half = step12::kConfigs[step12::kHalfConfig];
+  const Config& small = step12::kConfigs[step12::kSmallConfig];
+  constexpr int kSms = 132;  // H100 SXM
+  if (wide.bm == 128 && wide.bn == 256) {
+    EXPECT_EQ(step12::config_for_shape({512, 512, 512}, kSms), small);
+    EXPECT_EQ(step12::config_for_shape({1000, 1000, 1000}, kSms), small);   // 32 wide tiles, 64 half ones
+    EXPECT_EQ(step12::config_for_shape({1280, 1280, 1280}, kSms), half);    // 50 wide, 100 half
+    EXPECT_EQ(step12::config_for_shape({1024, 2048, 1024}, kSms), half);    // 64 wide, 128 half
+    EXPECT_EQ(step12::config_for_shape({1536, 1536, 1536}, kSms), wide);    // 72 wide
+    EXPECT_EQ(step12::config_for_shape({4096, 4096, 4096}, kSms), wide);    // 4 waves either way
+    EXPECT_EQ(step12::config_for_shape({4088, 4104, 4096}, kSms), tall);    // 5 waves wide, 4 tall
+  }
+  for (const int sms : {132, 108, 46, 2})
+    for (int m = 1; m <= 9000; m += 613)
+      for (int n = 1; n <= 9000; n += 701) {
+        const GemmShape s{m, n, 64};
+        const Config chosen = step12::config_for_shape(s, sms);
+        const bool wide_busy = 2 * step12::tile_count(s, wide) > sms;
+        if (wide_busy) {
+          EXPECT_TRUE(chosen == wide || chosen == tall) << m << "x" << n;
+          EXPECT_LE(step12::waves(s, chosen, sms), step12::waves(s, wide, sms)) << m << "x" << n;
+        } else {
+          EXPECT_EQ(chosen, 2 * step12::tile_count(s, half) > sms ? half : small) << m << "x" << n;
+        }
+      }
+  // On a GPU without the default's shared memory, no choice needs more than what runs there.
+  const Config fallback = step12::config_for_gpu(100 * 1024);
+  for (const GemmShape& s : {GemmShape{1000, 1000, 64}, GemmShape{1280, 1280, 64}, GemmShape{4088, 4104, 64}})
+    EXPECT_LE(step12::shared_bytes(step12::config_for_shape(s, kSms, fallback)), step12::shared_bytes(fallback));
+  for (const Config& c : step12::kConfigs) EXPECT_EQ(step12::config_from(step12::to_params(c)), c);
+}
+
 TEST(Mapping12, SwizzleIsConflictFree) {
   for (const Config& c : step12::kConfigs) {
     ASSERT_STREQ(step12::config_rule(c), "");
