@@ -25,6 +25,11 @@ def main():
         print("usage: check_params_by_shape.py STEP MODEL_PREDICT SHAPE...", file=sys.stderr)
         return 2
     step, model_predict, shapes = sys.argv[1], sys.argv[2], sys.argv[3:]
+    for program in (step, model_predict):
+        if not os.access(program, os.X_OK):
+            print(f"check_params_by_shape.py: {program} is not an executable (build the project first)",
+                  file=sys.stderr)
+            return 2
     name = os.path.basename(step)
     with tempfile.TemporaryDirectory() as folder:
         out = os.path.join(folder, "run.json")

@@ -38,7 +38,10 @@ int main(int argc, char** argv) {
       else if (arg == "--variant") variant = value();
       else if (arg == "--shape") shape_text = value();
       else if (arg == "--beta") beta = gemm::parse_real(value(), "--beta");
-      else if (arg == "--sms") sms = int(gemm::parse_integer(value(), "--sms"));
+      else if (arg == "--sms") {
+        sms = int(gemm::parse_integer(value(), "--sms"));
+        if (sms < 1) throw gemm::UsageError("--sms must be at least 1 (the GPU's SM count)");
+      }
       else if (arg == "--run-params") run_params = true;
       else if (arg == "--param") {
         const std::string assignment = value();
