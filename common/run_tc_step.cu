@@ -213,7 +213,12 @@ int run(int argc, char** argv, const TcStepDescription& step) {
     options.params = chosen;
   }
   const auto params_of = [&](const GemmShape& s) {
-    return params_for(s, options, step.params_for_shape, device.sms, step.check_params, step.name);
+    ParamsForShape choose;
+    if (step.params_for_shape)
+      choose = [&](const GemmShape& shape, const Params& defaults, int sms) {
+        return step.params_for_shape(shape, options.layout, defaults, sms);
+      };
+    return params_for(s, options, choose, device.sms, step.check_params, step.name);
   };
   std::size_t free_bytes = 0, total_bytes = 0;
   CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));

@@ -51,9 +51,9 @@ struct TcStepDescription {
   // smaller configuration where the default's stages do not fit.
   std::function<Params(const Params& defaults, int shared_bytes_per_block)> params_for_gpu;
   // Optional: the tunables a shape runs with when the command line sets none (as StepDescription's:
-  // e.g. a smaller tile where the default's would leave most SMs idle), from the defaults (after
-  // params_for_gpu) and the GPU's SM count.
-  ParamsForShape params_for_shape;
+  // e.g. a smaller tile where the default's would leave most SMs idle), from the layout, the
+  // defaults (after params_for_gpu) and the GPU's SM count.
+  std::function<Params(const GemmShape&, Layout, const Params& defaults, int sms)> params_for_shape;
 };
 
 int run_tc_step(int argc, char** argv, const TcStepDescription& step);

@@ -34,9 +34,10 @@ struct TracedProgram {
   std::function<void(const TraceProblem&, const Dim3&, int, const TraceSink&)> trace;
   std::map<std::string, int> default_params = {};  // the step's --param defaults
   std::vector<std::map<std::string, int>> configs = {};  // every compiled --param combination
-  // Optional: the tunables the program chooses for a shape when no --param is given, on a GPU of
-  // `sms` SMs (the program's own StepDescription::params_for_shape, from the same mapping function).
-  std::function<std::map<std::string, int>(const GemmShape&, int sms)> params_for_shape = {};
+  // Optional: the tunables the program chooses for a shape (and layout, for the tensor-core steps)
+  // when no --param is given, on a GPU of `sms` SMs (the program's own params_for_shape, from the
+  // same mapping function).
+  std::function<std::map<std::string, int>(const GemmShape&, Layout, int sms)> params_for_shape = {};
   // Tensor-core steps: the layouts they trace (TraceProblem::layout) and the rule their shapes
   // obey ("" or the rule broken; the program's own rule, for the viewer to refuse what it refuses).
   bool tensor_core = false;
@@ -118,7 +119,7 @@ inline std::vector<TracedProgram> traced_programs() {
                   [](const TraceProblem& p) { return step10::launch_shape(p.shape, step10::config_from(p.params)); },
                   step10::trace_warp, step10::to_params(step10::kConfigs[0])});
   for (const step10::Config& c : step10::kConfigs) list.back().configs.push_back(step10::to_params(c));
-  list.back().params_for_shape = [](const GemmShape& shape, int sms) {
+  list.back().params_for_shape = [](const GemmShape& shape, Layout, int sms) {
     return step10::to_params(step10::config_for_shape(shape, sms));
   };
   const auto params11 = [](const step11::Config& c) {
@@ -134,7 +135,7 @@ inline std::vector<TracedProgram> traced_programs() {
                   [](const TraceProblem& p) { return step12::launch_shape(p.shape, step12::config_from(p.params)); },
                   step12::trace_warp, step12::to_params(step12::kConfigs[0])});
   for (const step12::Config& c : step12::kConfigs) list.back().configs.push_back(step12::to_params(c));
-  list.back().params_for_shape = [](const GemmShape& shape, int sms) {
+  list.back().params_for_shape = [](const GemmShape& shape, Layout, int sms) {
     return step12::to_params(step12::config_for_shape(shape, sms));
   };
   list.back().tensor_core = true;
@@ -143,8 +144,8 @@ inline std::vector<TracedProgram> traced_programs() {
                   [](const TraceProblem& p) { return step13::trace_launch_shape(p, step13::config_from(p.params)); },
                   step13::trace_warp, step13::to_params(step13::kConfigs[0])});
   for (const step13::Config& c : step13::kConfigs) list.back().configs.push_back(step13::to_params(c));
-  list.back().params_for_shape = [](const GemmShape& shape, int sms) {
-    return step13::to_params(step13::config_for_shape(shape, sms));
+  list.back().params_for_shape = [](const GemmShape& shape, Layout layout, int sms) {
+    return step13::to_params(step13::config_for_shape(shape, layout, sms));
   };
   list.back().tensor_core = true;
   list.back().shape_rule = tc_aligned_rows_rule;
@@ -161,7 +162,7 @@ inline std::vector<TracedProgram> traced_programs() {
 inline std::map<std::string, int> run_params(const TracedProgram& program, const TraceProblem& problem) {
   std::map<std::string, int> params = problem.params;
   if (params.empty() && program.params_for_shape && problem.sms > 0)
-    params = program.params_for_shape(problem.shape, problem.sms);
+    params = program.params_for_shape(problem.shape, problem.layout, problem.sms);
   for (const auto& [key, value] : program.default_params) params.emplace(key, value);
   return params;
 }

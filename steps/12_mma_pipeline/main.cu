@@ -27,7 +27,7 @@ int main(int argc, char** argv) {
   };
   // Without --param, the tile is chosen by shape: smaller tiles where the default's would leave most
   // SMs idle, its transpose where that takes fewer waves (mapping.hpp, config_for_shape).
-  step.params_for_shape = [](const gemm::GemmShape& shape, const gemm::Params& defaults, int sms) {
+  step.params_for_shape = [](const gemm::GemmShape& shape, gemm::Layout, const gemm::Params& defaults, int sms) {
     return step12::to_params(step12::config_for_shape(shape, sms, step12::config_from(defaults)));
   };
   step.launch = step12::launch;

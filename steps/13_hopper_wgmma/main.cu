@@ -26,10 +26,10 @@ int main(int argc, char** argv) {
   };
   step.launch = step13::launch;
   step.kernel = step13::kernel_for;
-  // Without --param, the tile is chosen by shape: 128 x 128 where the default's tiles would fill a
-  // single round on a fraction of the SMs (mapping.hpp, config_for_shape).
-  step.params_for_shape = [](const gemm::GemmShape& shape, const gemm::Params&, int sms) {
-    return step13::to_params(step13::config_for_shape(shape, sms));
+  // Without --param, the tile is chosen by shape: 128 x 128 or 128 x 64 where the default's tiles
+  // would fill a single round on a fraction of the SMs (mapping.hpp, config_for_shape).
+  step.params_for_shape = [](const gemm::GemmShape& shape, gemm::Layout layout, const gemm::Params&, int sms) {
+    return step13::to_params(step13::config_for_shape(shape, layout, sms));
   };
   return gemm::run_tc_step(argc, argv, step);
 }

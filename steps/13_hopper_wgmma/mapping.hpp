@@ -59,14 +59,15 @@ GEMM_HD constexpr int threads(const Config& c) { return (1 + consumers(c)) * kWa
 
 // The compiled configurations; the first is the default (the measured best on the H100, see
 // docs/13-hopper-wgmma.md). The next three differ from it in one tunable each, so that each can be
-// tried alone (--param GROUP_M=8, CLUSTER=1 or STAGES=3); the last is the 128 x 128 tile, whose
-// smaller stages allow 6.
+// tried alone (--param GROUP_M=8, CLUSTER=1 or STAGES=3); the last two are the 128 x 128 and
+// 128 x 64 tiles that small shapes run (config_for_shape), whose smaller stages allow 6 and 8.
 constexpr Config kConfigs[] = {
     {128, 256, 64, 4, 16, 2},
     {128, 256, 64, 4, 8, 2},
     {128, 256, 64, 4, 16, 1},
     {128, 256, 64, 3, 16, 2},
     {128, 128, 64, 6, 8, 1},
+    {128, 64, 64, 8, 8, 1},
 };
 constexpr int kConfigCount = int(sizeof(kConfigs) / sizeof(kConfigs[0]));
 
@@ -133,17 +134,31 @@ GEMM_HD int persistent_clusters(const GemmShape& shape, const Config& c, int sms
 // The tile by shape, when the command line sets no tunables. A unit of the default is two
 // 128 x 256 tiles, so small shapes have few: 16 at 1000^3, which leave 32 of 132 SMs busy in the
 // only round. Where the default takes a single round (no more units than the GPU has SM pairs),
-// the 128 x 128 tile without clusters (a quarter of a unit) puts up to four times the SMs to work
-// on the same area; where it takes several rounds, every SM is busy either way and the default's
-// wider tile, with half the shared-memory reads per multiply-add, is faster. The rule is the one
-// that fits the H100's measurements of both tiles at 1000^3, 2048^3, 4096^3 and 4088 x 4104 x 4096
-// (docs/performance-log.md, step 13, "the tile by shape").
-constexpr int kSmallTileConfig = 4;  // kConfigs' 128 x 128 tile
+// a smaller tile without clusters puts more SMs to work on the same area; where it takes several,
+// every SM is busy either way and the default's wider tile, with fewer shared-memory reads per
+// multiply-add, is faster. The 128 x 128 tile (a quarter of a unit), or the 128 x 64 one where even
+// 128 x 128 tiles would give at most half of the SMs a block, provided the stored rows of A and B
+// are whole 128-byte lines (a multiple of 64 elements): with rows that are not, each 128-byte row
+// of a copy's box straddles two lines, which the narrow tile, with the least reuse of each copy,
+// pays for most. The rule is the one that fits the H100's measurements of these tiles at small,
+// ragged and large shapes in every layout (docs/performance-log.md, step 13, "the tile by shape").
+constexpr int kSmallTileConfig = 4;   // kConfigs' 128 x 128 tile
+constexpr int kNarrowTileConfig = 5;  // kConfigs' 128 x 64 tile
 static_assert(kConfigs[kSmallTileConfig].bn == 128 && kConfigs[kSmallTileConfig].cluster == 1,
               "kSmallTileConfig names the 128 x 128 tile");
-inline Config config_for_shape(const GemmShape& shape, int sms) {
+static_assert(kConfigs[kNarrowTileConfig].bn == 64 && kConfigs[kNarrowTileConfig].cluster == 1,
+              "kNarrowTileConfig names the 128 x 64 tile");
+// The stored rows (leading dimensions) of A and B: K or M for A, N or K for B, by layout.
+GEMM_HD constexpr bool rows_are_whole_lines(const GemmShape& s, Layout layout) {
+  const int a_row = layout == Layout::tn ? s.m : s.k, b_row = layout == Layout::nt ? s.k : s.n;
+  return a_row % kBoxInner == 0 && b_row % kBoxInner == 0;
+}
+inline Config config_for_shape(const GemmShape& shape, Layout layout, int sms) {
   const Config& wide = kConfigs[0];
-  return units(shape, wide) <= sms / wide.cluster ? kConfigs[kSmallTileConfig] : wide;
+  if (units(shape, wide) > sms / wide.cluster) return wide;
+  const Config& small = kConfigs[kSmallTileConfig];
+  if (2 * tiles(shape, small) <= sms && rows_are_whole_lines(shape, layout)) return kConfigs[kNarrowTileConfig];
+  return small;
 }
 
 // One block per SM at most (whole clusters, at most one cluster per unit).

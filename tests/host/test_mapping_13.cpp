@@ -163,29 +163,47 @@ TEST(Mapping13, PersistentGridIsTheFewestClustersForItsRounds) {
   }
 }
 
-// Without --param the tile is chosen by shape: the 128 x 128 tile exactly where the default fills
-// a single round of the SMs in pairs, the default where it takes several.
+// Without --param the tile is chosen by shape: a smaller tile exactly where the default fills a
+// single round of the SMs in pairs (128 x 64 where 128 x 128 would give at most half of the SMs a
+// block and the stored rows are whole 128-byte lines, else 128 x 128), the default where it takes
+// several.
 TEST(Mapping13, TileChosenByShapeWhereTheDefaultTakesOneRound) {
   const Config& wide = step13::kConfigs[0];
   const Config& small = step13::kConfigs[step13::kSmallTileConfig];
+  const Config& narrow = step13::kConfigs[step13::kNarrowTileConfig];
   ASSERT_STREQ(step13::config_rule(small), "");
+  ASSERT_STREQ(step13::config_rule(narrow), "");
   constexpr int kSms = 132;  // H100 SXM: 66 pairs
   if (wide.bm == 128 && wide.bn == 256 && wide.cluster == 2) {
-    EXPECT_EQ(step13::config_for_shape({1000, 1000, 1000}, kSms), small);  // 4 x 4 units
-    EXPECT_EQ(step13::config_for_shape({2048, 2048, 2048}, kSms), small);  // 8 x 8 units
-    EXPECT_EQ(step13::config_for_shape({4096, 4096, 4096}, kSms), wide);   // 16 x 16 units: 4 rounds
-    EXPECT_EQ(step13::config_for_shape({4088, 4104, 4096}, kSms), wide);
-    EXPECT_EQ(step13::config_for_shape({66 * 256, 256, 64}, kSms), small);  // 66 units: the last one round
-    EXPECT_EQ(step13::config_for_shape({67 * 256, 256, 64}, kSms), wide);   // 67 units: two rounds
+    for (Layout layout : kLayouts) {
+      EXPECT_EQ(step13::config_for_shape({1024, 1024, 1024}, layout, kSms), narrow);  // 64 small tiles
+      EXPECT_EQ(step13::config_for_shape({1000, 1000, 1000}, layout, kSms), small);   // rows of 2000 bytes
+      EXPECT_EQ(step13::config_for_shape({1088, 1088, 1088}, layout, kSms), small);   // 81 small tiles
+      EXPECT_EQ(step13::config_for_shape({2048, 2048, 2048}, layout, kSms), small);   // 8 x 8 units
+      EXPECT_EQ(step13::config_for_shape({4096, 4096, 4096}, layout, kSms), wide);    // 16 x 16 units: 4 rounds
+      EXPECT_EQ(step13::config_for_shape({4088, 4104, 4096}, layout, kSms), wide);
+      EXPECT_EQ(step13::config_for_shape({66 * 256, 256, 64}, layout, kSms), small);  // 66 units: the last one round
+      EXPECT_EQ(step13::config_for_shape({67 * 256, 256, 64}, layout, kSms), wide);   // 67 units: two rounds
+    }
+    // K = 1000 leaves A's rows (and B's, in NT) short of whole lines; in TN A's rows are M long.
+    EXPECT_EQ(step13::config_for_shape({1024, 1024, 1000}, Layout::nn, kSms), small);
+    EXPECT_EQ(step13::config_for_shape({1024, 1024, 1000}, Layout::nt, kSms), small);
+    EXPECT_EQ(step13::config_for_shape({1024, 1024, 1000}, Layout::tn, kSms), narrow);
+    EXPECT_EQ(step13::config_for_shape({1000, 1024, 1024}, Layout::nn, kSms), narrow);
+    EXPECT_EQ(step13::config_for_shape({1000, 1024, 1024}, Layout::tn, kSms), small);
   }
-  for (const int sms : {132, 114, 16, 2})
-    for (int m = 1; m <= 20000; m += 997)
-      for (int n = 1; n <= 12000; n += 1231) {
-        const GemmShape s{m, n, 64};
-        const Config chosen = step13::config_for_shape(s, sms);
-        const int rounds = gemm::ceil_div(step13::units(s, wide), sms / wide.cluster);
-        EXPECT_EQ(chosen, rounds == 1 ? small : wide) << m << "x" << n << " on " << sms << " SMs";
-      }
+  for (Layout layout : kLayouts)
+    for (const int sms : {132, 114, 16, 2})
+      for (int m = 1; m <= 20000; m += 997)
+        for (int n = 1; n <= 12000; n += 1231) {
+          const GemmShape s{m, n, 64};
+          const Config chosen = step13::config_for_shape(s, layout, sms);
+          const int rounds = gemm::ceil_div(step13::units(s, wide), sms / wide.cluster);
+          const Config expected = rounds > 1 ? wide
+                                  : 2 * step13::tiles(s, small) <= sms && step13::rows_are_whole_lines(s, layout) ? narrow
+                                                                                                             : small;
+          EXPECT_EQ(chosen, expected) << m << "x" << n << " on " << sms << " SMs";
+        }
   for (const Config& c : step13::kConfigs) EXPECT_EQ(step13::config_from(step13::to_params(c)), c);
 }
 
