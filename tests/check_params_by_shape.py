@@ -9,11 +9,11 @@ run on (CTest: skipped).
 
     tests/check_params_by_shape.py build/bin/13_hopper_wgmma build/bin/model_predict 1000x1000x1000 2056x4104x64
 """
-import json
 import os
 import subprocess
 import sys
-import tempfile
+
+from step_json import run_with_json, verdict
 
 
 def as_params(text):
@@ -31,18 +31,10 @@ def main():
                   file=sys.stderr)
             return 2
     name = os.path.basename(step)
-    with tempfile.TemporaryDirectory() as folder:
-        out = os.path.join(folder, "run.json")
-        done = subprocess.run([step, "--check-only", "--shapes", ",".join(shapes), "--json", out],
-                              capture_output=True, text=True)
-        print(done.stdout + done.stderr)
-        if done.returncode == 77:
-            return 77
-        if done.returncode != 0:
-            print(f"the step exited {done.returncode}")
-            return 1
-        with open(out, encoding="utf-8") as handle:
-            document = json.load(handle)
+    code, done, document = run_with_json([step, "--check-only", "--shapes", ",".join(shapes)])
+    if code is not None:
+        return code
+    print(done.stdout + done.stderr)
     run, sms = document["runs"][0], document["device"]["sms"]
     defaults = as_params(subprocess.run([model_predict, "--defaults", name], capture_output=True, text=True,
                                         check=True).stdout)
@@ -66,11 +58,8 @@ def main():
                 problems.append(f"{shape}: no line says which tunables it runs")
         elif row.get("params"):
             problems.append(f"{shape}: records {row['params']} although it ran the defaults")
-    for problem in problems:
-        print(problem)
-    print(f"{len(shapes)} shapes on {sms} SMs, {len(chosen_here)} with tunables chosen for them "
-          f"({', '.join(chosen_here) or 'none'}): {'ok' if not problems else 'FAILED'}")
-    return 1 if problems else 0
+    return verdict(problems, f"{len(shapes)} shapes on {sms} SMs, {len(chosen_here)} with tunables chosen for "
+                             f"them ({', '.join(chosen_here) or 'none'})")
 
 
 if __name__ == "__main__":

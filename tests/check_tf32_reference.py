@@ -3,29 +3,19 @@
 TF32 reference in what it wrote: on sm_80 and later every timed shape has cublas_tf32 and the run
 names its call (and the file validates); before sm_80 neither is there. Exit 77 when the step finds
 no GPU (CTest: skipped)."""
-import json
 import os
-import subprocess
 import sys
-import tempfile
+
+from step_json import run_with_json, verdict
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
 import results_lib  # noqa: E402
 
 
 def main():
-    with tempfile.TemporaryDirectory() as folder:
-        out = os.path.join(folder, "run.json")
-        step = subprocess.run([sys.argv[1], "--shapes", "256,100x60x70", "--reps", "3", "--json", out],
-                              capture_output=True, text=True)
-        if step.returncode == 77:
-            print(step.stdout + step.stderr)
-            return 77
-        if step.returncode != 0:
-            print(f"the step exited {step.returncode}:\n{step.stdout}{step.stderr}")
-            return 1
-        with open(out, encoding="utf-8") as handle:
-            document = json.load(handle)
+    code, step, document = run_with_json([sys.argv[1], "--shapes", "256,100x60x70", "--reps", "3"])
+    if code is not None:
+        return code
     major, minor = (int(part) for part in document["device"]["compute_capability"].split("."))
     expected = major * 10 + minor >= 80
     run = document["runs"][0]
@@ -38,11 +28,8 @@ def main():
         problems.append("the reference line is not under every row")
     document.update({"runs": [dict(run, commit="test", date="test")]})
     problems += results_lib.validate(document)
-    for problem in problems:
-        print(problem)
-    print(f"compute capability {major}.{minor}: TF32 reference {'expected' if expected else 'not expected'}; "
-          f"{'ok' if not problems else 'FAILED'}")
-    return 1 if problems else 0
+    return verdict(problems, f"compute capability {major}.{minor}: TF32 reference "
+                             f"{'expected' if expected else 'not expected'}")
 
 
 if __name__ == "__main__":
