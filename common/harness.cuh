@@ -16,8 +16,6 @@ namespace gemm {
 
 std::string shape_text(const GemmShape& s);
 
-// Throws UsageError naming the limit when a launch needs more blocks, threads or shared memory
-// than this GPU has.
 // A step's choice of tunables for a shape, given its defaults and the GPU's SM count.
 using ParamsForShape = std::function<Params(const GemmShape&, const Params& defaults, int sms)>;
 
@@ -34,6 +32,8 @@ ShapeResult run_with_params(const GemmShape& s, const Params& params, const Para
                             const std::function<ShapeResult(const Params&)>& run,
                             const std::function<KernelReport(const Params&)>& report);
 
+// Throws UsageError naming the limit when a launch needs more blocks, threads or shared memory
+// than this GPU has.
 void check_launch_limits(const GemmShape& shape, const LaunchShape& launch, const cudaDeviceProp& prop);
 
 // Registers, local memory, shared memory and occupancy of `function` at `launch`; printed as one line.
