@@ -208,6 +208,9 @@ Options parse_options(int argc, const char* const* argv, const std::vector<Param
       }
       found->second = int(parse_integer(assignment.substr(equals + 1), "--param " + key));
       options.params_given = true;
+    } else if (arg == "--defaults") {  // a step without tunables has nothing to fix: accepted alike
+      flag();
+      options.params_given = true;  // the defaults as they are, for every shape
     } else if (!set.variants.empty() && arg == "--variant") {
       options.variant = next_value();
       bool known = false;
@@ -290,7 +293,8 @@ std::string usage_text(const std::string& program, const std::string& descriptio
       << "  --seed S            random inputs seed (default 2024)\n"
       << "  --device D          CUDA device index (default 0)\n";
   if (!params.empty()) {
-    out << "tunables (--param key=value):\n";
+    out << "tunables (--param key=value; any --param, or --defaults, fixes them for every shape, where\n"
+        << "a step would otherwise choose its tile by shape):\n";
     for (const ParamSpec& spec : params)
       out << "  " << spec.name << " (default " << spec.default_value << "): " << spec.help << "\n";
   }

@@ -67,7 +67,7 @@ struct Options {
   int device = 0;
   bool help = false;
   Params params;                      // every declared param, defaults filled in
-  bool params_given = false;          // at least one --param on the command line
+  bool params_given = false;          // at least one --param, or --defaults, on the command line
   Layout layout = Layout::nn;
   InputType dtype = InputType::f32;
   OutputType out = OutputType::f32;

@@ -50,6 +50,7 @@ struct Args {
   GemmShape shape{64, 64, 64};
   float beta = 0;
   std::map<std::string, int> params;
+  bool defaults = false;  // --defaults: the step's default tunables at any shape
   Dim3 block{0, 0, 0};
   int warp = -1, instruction = 0, iteration = -1, frames = 0;  // warp -1: the first that issues memory instructions
   int width = 1600, height = 900;
@@ -63,6 +64,7 @@ const char* kUsage =
     "  --variant NAME       a bank demo's variant, e.g. row_col\n"
     "  --shape MxNxK        the problem (default 64x64x64); --beta B (default 0)\n"
     "  --param KEY=VALUE    a tunable of the step (default: the step's defaults)\n"
+    "  --defaults           the step's default tunables, also where it would choose its tile by shape\n"
     "  --layout nn|nt|tn    how a tensor-core step's A and B are stored (default nn)\n"
     "  --sms N              the GPU's SMs, for a step that picks its tile by shape when no --param is\n"
     "                       given, as the program does (default: the first results file's GPU)\n"
@@ -102,6 +104,10 @@ Args parse(int argc, char** argv) {
     if (arg == "--help" || arg == "-h") {
       std::printf("%s", kUsage);
       std::exit(0);
+    }
+    if (arg == "--defaults") {
+      a.defaults = true;
+      continue;
     }
     if (i + 1 >= argc) usage_error(arg + " needs a value");
     const std::string value = argv[++i];
@@ -1017,6 +1023,7 @@ int main(int argc, char** argv) {
   app.shape = args.shape;
   app.beta = args.beta;
   app.params = args.params;
+  if (args.defaults && app.params.empty()) app.params = app.current().default_params;  // --param takes the rest
   app.layout = args.layout;
   if (app.current().shape_rule) {
     const std::string rule = app.current().shape_rule(app.shape, app.layout);

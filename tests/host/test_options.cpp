@@ -145,6 +145,13 @@ TEST(Options, Params) {
   EXPECT_NE(error_of({"--param", "BM"}, params).find("key=value"), std::string::npos);
   EXPECT_NE(error_of({"--param", "BM=big"}, params).find("whole number"), std::string::npos);
   EXPECT_NE(error_of({"--param", "BM=1"}).find("takes: none"), std::string::npos);
+  // --defaults: the defaults as they are, fixed for every shape (no choice by shape).
+  options = parse({"--defaults"}, params);
+  EXPECT_TRUE(options.params_given);
+  EXPECT_EQ(options.params.at("BM"), 128);
+  EXPECT_EQ(options.params.at("BK"), 8);
+  EXPECT_NE(error_of({"--defaults=1"}, params).find("takes no value"), std::string::npos);
+  EXPECT_TRUE(parse({"--defaults"}).params.empty());  // a step without tunables: nothing to fix
 }
 
 TEST(Options, TensorCoreOptionsOnlyWhereDeclared) {

@@ -272,6 +272,17 @@ TEST(ViewerScreenshots, OtherWarpsIterationsAndInstructions) {
   check_case({"02_gmem_coalescing", "", "40x40x8", 0.0f, 99, 0, 1});
 }
 
+TEST(ViewerScreenshots, TilesByShapeUnlessDefaultsAreAsked) {
+  // At a small shape step 12 draws the tile it would choose (64 x 64 on 132 SMs); --defaults draws
+  // its default tile, as the program runs it with --defaults.
+  const Shot chosen = run_viewer("by_shape_12", "--step 12_mma_pipeline --shape 128x256x64 --sms 132");
+  ASSERT_EQ(chosen.exit_code, 0) << chosen.output;
+  EXPECT_EQ(int(chosen.geometry["selection"]["params"]["BN"]), 64);
+  const Shot defaults = run_viewer("defaults_12", "--step 12_mma_pipeline --shape 128x256x64 --sms 132 --defaults");
+  ASSERT_EQ(defaults.exit_code, 0) << defaults.output;
+  EXPECT_EQ(int(defaults.geometry["selection"]["params"]["BN"]), 256);
+}
+
 TEST(ViewerScreenshots, PerformanceBarsAreTheResultsFile) {
   // Every run of the results file measured at the bars' shape has one bar, of its GFLOPS' height
   // and in its colour, for the fp32 and the tensor-core views.
