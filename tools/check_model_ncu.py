@@ -60,7 +60,8 @@ GEMM_TOLERANCE = 0.02
 # Arguments a step's profiled runs need so that they run what the model draws. Step 10 splits the
 # tiles of a partial last wave along k (a second kernel, not traced); at these small shapes every
 # tile would be split, so it runs with every tile whole. Besides these, every GEMM step's runs are
-# given its default tunables (default_params), which is what the model predicts with.
+# given --defaults: the default tunables at every shape, which is what the model predicts with
+# (steps 10, 12 and 13 would otherwise choose their tile by shape, smaller ones at these shapes).
 PROGRAM_ARGS = {"10_double_buffering": ["--param", "SPLIT=0"]}
 # Counters of a held program that are recorded but not held to the rule, each with the reason.
 COUNTERS_NOT_HELD = {
@@ -115,15 +116,6 @@ def measure(ncu, program_args, kernel):
     return [launches[i] for i in sorted(launches)]
 
 
-def default_params(build, step):
-    """--param arguments for the tunables the model predicts `step` with (its defaults). Steps 10 and
-    13 choose their tile by shape when no --param is given, and step 13 would run its 128 x 128 tile
-    at every shape profiled here; any --param fixes the tunables for every shape."""
-    listing = subprocess.run([os.path.join(build, "bin", "model_predict"), "--defaults", step], capture_output=True,
-                             text=True, check=True).stdout.split()
-    return [arg for assignment in listing for arg in ("--param", assignment)]
-
-
 def predict(build, step, variant, shape, beta):
     command = [os.path.join(build, "bin", "model_predict"), "--step", step]
     if variant:
@@ -148,7 +140,7 @@ def profile_program(step, kernel, kind, variants, build, ncu, compare, repeats):
     else:
         for beta, shapes in GEMM_CASES_FOR.get(step, GEMM_CASES):
             launches = measure(ncu, [binary, "--check-only", "--shapes", ",".join(shapes), "--beta", str(beta)]
-                               + default_params(build, step) + PROGRAM_ARGS.get(step, []), kernel)
+                               + ["--defaults"] + PROGRAM_ARGS.get(step, []), kernel)
             for shape, measured in zip(shapes, launches):
                 compare(step, "", shape, beta, measured, exact=False)
 

@@ -35,10 +35,9 @@ PICTURES = [
                               "--iteration", "0", "--instruction", "1"]),
     ("viewer-access-11-tn.png", ["--panel", "access", "--step", "11_wmma", "--layout", "tn", "--shape", "128x128x32",
                                  "--iteration", "0", "--instruction", "1"]),
-    # The default tile, named: at so small a shape the step would choose its 64 x 64 tile.
+    # The default tile (--defaults): at so small a shape the step would choose its 64 x 64 tile.
     ("viewer-access-12.png", ["--panel", "access", "--step", "12_mma_pipeline", "--shape", "128x256x64",
-                              "--param", "BM=128", "--param", "BN=256", "--param", "BK=64", "--param", "WM=64",
-                              "--param", "WN=64", "--param", "STAGES=4", "--iteration", "0", "--instruction", "28"]),
+                              "--defaults", "--iteration", "0", "--instruction", "28"]),
     ("viewer-access-13.png", ["--panel", "access", "--step", "13_hopper_wgmma", "--shape", "128x256x64",
                               "--warp", "4", "--iteration", "0", "--instruction", "0"]),
     ("viewer-performance.png", ["--panel", "performance"]),
