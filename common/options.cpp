@@ -61,6 +61,13 @@ long long parse_integer(const std::string& text, const std::string& option) {
   return value;
 }
 
+Layout parse_layout(const std::string& text, const std::string& option) {
+  if (text == "nn") return Layout::nn;
+  if (text == "nt") return Layout::nt;
+  if (text == "tn") return Layout::tn;
+  throw UsageError(option + " takes nn, nt or tn, got '" + text + "'");
+}
+
 double parse_real(const std::string& text, const std::string& option) {
   if (text.empty()) throw UsageError(option + " needs a number, got an empty value");
   errno = 0;
@@ -221,11 +228,7 @@ Options parse_options(int argc, const char* const* argv, const std::vector<Param
       }
       if (!known) throw UsageError("unknown --variant '" + options.variant + "'; choose one of: " + names);
     } else if (set.tensor_core && arg == "--layout") {
-      const std::string text = next_value();
-      if (text == "nn") options.layout = Layout::nn;
-      else if (text == "nt") options.layout = Layout::nt;
-      else if (text == "tn") options.layout = Layout::tn;
-      else throw UsageError("--layout takes nn, nt or tn, got '" + text + "'");
+      options.layout = parse_layout(next_value(), arg);
     } else if (set.tensor_core && arg == "--dtype") {
       const std::string text = next_value();
       if (text == "f16") options.dtype = InputType::f16;

@@ -91,5 +91,7 @@ GemmShape parse_shape(const std::string& text, const std::string& option);
 // Strict number parsing; throws UsageError naming the option.
 long long parse_integer(const std::string& text, const std::string& option);
 double parse_real(const std::string& text, const std::string& option);
+// "nn", "nt" or "tn" -> Layout; throws UsageError naming the option on anything else.
+Layout parse_layout(const std::string& text, const std::string& option);
 
 }  // namespace gemm

@@ -4,7 +4,8 @@ shape (no --param) on the given shapes, checked but not timed, with --json, and 
 shape ran what the step's mapping chooses for it on this GPU (model_predict --run-params with the SM
 count the results file records): a shape whose choice differs from the defaults has it recorded in
 its row and named in a line above it, any other has none recorded. Every shape must pass its check.
-Prints which shapes ran other tunables than the defaults. Exit 77 when the step finds no GPU it can
+Prints which shapes ran other tunables than the defaults. Tensor-core steps run (and are predicted)
+in their default layout, NN. Exit 77 when the step finds no GPU it can
 run on (CTest: skipped).
 
     tests/check_params_by_shape.py build/bin/13_hopper_wgmma build/bin/model_predict 1000x1000x1000 2056x4104x64

@@ -6,7 +6,8 @@
 //   model_predict --configs 07_2d_blocktiling    (the compiled --param combinations)
 //   model_predict --defaults 13_hopper_wgmma     (the tunables it predicts with when none are given)
 //   model_predict --step 13_hopper_wgmma --shape 1000x1000x1000 --sms 132 --run-params
-//                                                (the tunables the program runs that shape with)
+//                                                (the tunables the program runs that shape with;
+//                                                 --layout nn|nt|tn for a tensor-core step, default nn)
 //
 // tools/check_model_ncu.py compares these with Nsight Compute's counters.
 #include <cstdio>
@@ -20,6 +21,7 @@
 int main(int argc, char** argv) {
   std::string step, variant, shape_text = "128";
   double beta = 0;
+  gemm::Layout layout = gemm::Layout::nn;
   bool list = false, run_params = false;
   int sms = 0;
   std::map<std::string, int> params;
@@ -43,13 +45,14 @@ int main(int argc, char** argv) {
         if (sms < 1) throw gemm::UsageError("--sms must be at least 1 (the GPU's SM count)");
       }
       else if (arg == "--run-params") run_params = true;
+      else if (arg == "--layout") layout = gemm::parse_layout(value(), "--layout");
       else if (arg == "--param") {
         const std::string assignment = value();
         const auto equals = assignment.find('=');
         if (equals == std::string::npos) throw gemm::UsageError("--param takes key=value");
         params[assignment.substr(0, equals)] = int(gemm::parse_integer(assignment.substr(equals + 1), "--param"));
       }
-      else throw gemm::UsageError("unknown option '" + arg + "' (use --list, --configs, --defaults, --step, --variant, --shape, --beta, --param, --sms, --run-params)");
+      else throw gemm::UsageError("unknown option '" + arg + "' (use --list, --configs, --defaults, --step, --variant, --shape, --beta, --layout, --param, --sms, --run-params)");
     }
     const auto programs = gemm::traced_programs();
     if (list) {
@@ -81,6 +84,7 @@ int main(int argc, char** argv) {
     problem.variant = variant;
     problem.params = params;
     problem.sms = sms;
+    problem.layout = layout;
     for (const auto& program : programs) {
       if (program.step != step || program.variant != variant) continue;
       if (run_params) {  // as the program decides: --param, else its choice for the shape on `sms` SMs

@@ -142,10 +142,11 @@ Args parse(int argc, char** argv) {
       if (a.iteration < 0) usage_error("--iteration must be 0 or more");
     }
     else if (arg == "--layout") {
-      if (value == "nn") a.layout = gemm::Layout::nn;
-      else if (value == "nt") a.layout = gemm::Layout::nt;
-      else if (value == "tn") a.layout = gemm::Layout::tn;
-      else usage_error("--layout must be nn, nt or tn, got '" + value + "'");
+      try {
+        a.layout = gemm::parse_layout(value, "--layout");
+      } catch (const gemm::UsageError& error) {
+        usage_error(error.what());
+      }
     } else if (arg == "--sms") {
       a.sms = to_int(value, "--sms");
       if (a.sms < 1) usage_error("--sms must be at least 1");

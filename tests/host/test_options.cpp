@@ -163,6 +163,8 @@ TEST(Options, TensorCoreOptionsOnlyWhereDeclared) {
   EXPECT_EQ(options.dtype, gemm::InputType::bf16);
   EXPECT_EQ(options.out, gemm::OutputType::f16);
   EXPECT_NE(error_of({"--layout", "tt"}, {}, set).find("nn, nt or tn"), std::string::npos);
+  EXPECT_EQ(gemm::parse_layout("tn", "--layout"), gemm::Layout::tn);
+  EXPECT_THROW(gemm::parse_layout("NN", "--layout"), gemm::UsageError);
   EXPECT_EQ(parse({}, {}, set).dtype, gemm::InputType::f16);
 }
 
