@@ -34,9 +34,18 @@
 namespace step13 {
 
 // Registers per thread after the roles are set (setmaxnreg): the producer needs few, and gives
-// them to the consumers, whose 64 x BN accumulators take BN / 2 registers per thread.
+// them to the consumers, whose 64 x BN accumulators take BN / 2 registers per thread. setmaxnreg
+// moves registers within the block's own allocation (what __launch_bounds__(threads, 1) allowed
+// each thread at the start, in steps of 8): a consumer may take only what the producer gave back,
+// or its setmaxnreg.inc waits for ever. With 2 consumers: 168 each at the start, 232 after.
 constexpr int kProducerRegisters = 40;
-constexpr int kConsumerRegisters = 232;
+constexpr int kRegistersPerSm = 65536;
+GEMM_HD constexpr int registers_at_start(const Config& c) { return kRegistersPerSm / threads(c) / 8 * 8; }
+GEMM_HD constexpr int consumer_registers(const Config& c) {
+  const int block = registers_at_start(c) * threads(c), producer = kProducerRegisters * kWarpgroup;
+  const int share = (block - producer) / (consumers(c) * kWarpgroup) / 8 * 8;
+  return share < 256 ? share : 256;  // setmaxnreg's ceiling
+}
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 
@@ -212,6 +221,7 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
   constexpr int kConsumerWarps = consumers(cfg) * (kWarpgroup / kWarpSize);
   constexpr int kStageBytes = stage_bytes(cfg);
   constexpr int kCluster = cfg.cluster;
+  static_assert(consumer_registers(cfg) >= registers_at_start(cfg), "setmaxnreg.inc may not lower the count");
 
   // Stages aligned to the swizzle's 1024-byte period, then the consumers' staging buffers, then
   // the barriers.
@@ -279,7 +289,7 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
         }
     }
   } else {
-    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kConsumerRegisters));
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(consumer_registers(cfg)));
     const int consumer = warpgroup - 1;
     const int warp_in_group = (int(threadIdx.x) / kWarpSize) % (kWarpgroup / kWarpSize);
     const int lane = int(threadIdx.x) % kWarpSize;
