@@ -262,16 +262,17 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
       std::uint32_t phase = 0;
       for (int u = cluster; u < unit_count; u += clusters) {
         const TileCoord tile = tile_at(u, rank, shape, cfg);
+        const int b_boxes = b_boxes_copied(b_op, narrow_tile(tile.n, shape, cfg));
         for (int kt = 0; kt < k_tile_count; ++kt) {
           // Free in every block of the cluster (each one's consumers arrive here too).
           barrier_wait(empty(stage), phase ^ 1);
           // The whole stage lands here, this block's copies and the others' share of B; out-of-matrix
           // parts count too (zeros).
-          barrier_arrive_expect_bytes(full(stage), kStageBytes);
+          barrier_arrive_expect_bytes(full(stage), a_tile_bytes(cfg) + b_boxes * box_bytes(b_op));
           const std::uint32_t a_tile = stage0 + std::uint32_t(stage * kStageBytes), b_tile = a_tile + a_tile_bytes(cfg);
           for (int box = 0; box < a_op.boxes; ++box)
             tma_load(a_tile + box * box_bytes(a_op), &a_map, tma_box(a_op, tile.m * cfg.bm, kt, box, cfg), full(stage));
-          for (int box = rank; box < b_op.boxes; box += cfg.cluster) {
+          for (int box = rank; box < b_boxes; box += cfg.cluster) {
             const std::uint32_t into = b_tile + box * box_bytes(b_op);
             const BoxCoord at = tma_box(b_op, tile.n * cfg.bn, kt, box, cfg);
             if constexpr (cfg.cluster > 1) tma_load_multicast(into, &b_map, at, full(stage), (1u << cfg.cluster) - 1);
@@ -309,8 +310,13 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
       barrier_arrive(empty(stage_done));
       if constexpr (kCluster > 1) barrier_arrive_in(empty(stage_done), std::uint32_t(rank ^ 1));
     };
-    for (int u = cluster; u < unit_count; u += clusters) {
-      const TileCoord tile = tile_at(u, rank, shape, cfg);
+    // The k-tiles of one tile: n = BN, or for a narrow tile n = 64 into the first accumulators (the
+    // others keep what they held: their columns lie outside C, so nothing reaches C from them).
+    // Each form is a loop of its own, so that nothing but wgmma touches the accumulators between
+    // their issue and the wait.
+    auto multiply_tile = [&](auto n_cols) {
+      constexpr int kCols = decltype(n_cols)::value;
+      float(&d)[kCols / 2] = *reinterpret_cast<float(*)[kCols / 2]>(acc);
       int previous = -1;  // the stage whose products may still be running
       for (int kt = 0; kt < k_tile_count; ++kt) {
         barrier_wait(full(stage), phase);
@@ -320,7 +326,7 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
 #pragma unroll
         for (int kk = 0; kk < cfg.bk / kWgmmaK; ++kk)
           wgmma_m64k16<In, a_k_major(kLayout) ? 0 : 1, b_k_major(kLayout) ? 0 : 1>(
-              acc, wgmma_descriptor(a_tile + operand_offset(a_op, consumer, kk), a_strides),
+              d, wgmma_descriptor(a_tile + operand_offset(a_op, consumer, kk), a_strides),
               wgmma_descriptor(b_tile + operand_offset(b_op, 0, kk), b_strides), kt > 0 || kk > 0);
         wgmma_commit();
         // One group stays in flight: the previous k-tile's products are done, so its stage can be
@@ -334,6 +340,15 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
       wgmma_wait<0>();
       pin(acc);
       if (lane == 0) release(previous);
+    };
+    for (int u = cluster; u < unit_count; u += clusters) {
+      const TileCoord tile = tile_at(u, rank, shape, cfg);
+      if constexpr (cfg.bn > kNarrowCols) {
+        if (narrow_tile(tile.n, shape, cfg)) multiply_tile(std::integral_constant<int, kNarrowCols>{});
+        else multiply_tile(std::integral_constant<int, cfg.bn>{});
+      } else {
+        multiply_tile(std::integral_constant<int, cfg.bn>{});
+      }
       if (tile.m >= tiles_m(shape, cfg)) continue;  // below C (a cluster's second tile): nothing to store
 
       // Epilogue, one slice (a box of C, 64 rows x 128 bytes) at a time, into the two halves of

@@ -126,10 +126,31 @@ GEMM_HD int units(const GemmShape& s, const Config& c) { return unit_rows(s, c) 
 // take that many rounds (at 4096^3, 256 units with room for 66 clusters, 132 SMs in pairs: 4
 // rounds, so 64 clusters, 4 units each, not 58 with 4 and 8 with 3): the rounds cost the same, and
 // every block ends together, with SMs left idle from the start rather than in the last round.
+//
+// A tile of the last column whose columns from the 64th on all lie outside C (N = 4104: 8 columns
+// of a 256-wide tile) is narrow: its B copies are only the box that holds those 64 columns, and its
+// consumers multiply with the n = 64 wgmma. Such units are dealt after all the others (tile_at),
+// and where that saves time the grid takes the rounds of the whole units on the fewest clusters
+// that take them, the narrow units in a short round after (a narrow unit counted as half a whole
+// one): at 4088 x 4104, 256 whole units in 4 rounds of 64 clusters and 16 narrow ones, where
+// counting all 272 alike took 5 rounds of 55.
+constexpr int kNarrowCols = 64;  // the n of a narrow tile's wgmma
+GEMM_HD bool narrow_tile(int tile_n, const GemmShape& s, const Config& c) {
+  return c.bn > kNarrowCols && s.n - tile_n * c.bn <= kNarrowCols;
+}
+GEMM_HD int narrow_units(const GemmShape& s, const Config& c) {
+  return narrow_tile(tiles_n(s, c) - 1, s, c) ? unit_rows(s, c) : 0;
+}
 GEMM_HD int persistent_clusters(const GemmShape& shape, const Config& c, int sms) {
   const int count = units(shape, c), fit = sms / c.cluster;
   if (count <= fit) return count;
-  return ceil_div(count, ceil_div(count, fit));
+  const int alike = ceil_div(count, ceil_div(count, fit));
+  const int narrow = narrow_units(shape, c), whole = count - narrow;
+  if (narrow == 0 || whole == 0) return alike;
+  const int rounds = ceil_div(whole, fit), clusters = ceil_div(whole, rounds);
+  const int narrow_after = narrow - (rounds * clusters - whole);  // past the whole rounds' free places
+  const int half_rounds = 2 * rounds + (narrow_after > 0 ? ceil_div(narrow_after, clusters) : 0);
+  return half_rounds < 2 * ceil_div(count, alike) ? clusters : alike;
 }
 // The tile by shape, when the command line sets no tunables. A unit of the default is two
 // 128 x 256 tiles, so small shapes have few: 16 at 1000^3, which leave 32 of 132 SMs busy in the
@@ -181,7 +202,9 @@ struct TileCoord {
   int m = 0, n = 0;  // tile row and column
 };
 GEMM_HD TileCoord tile_at(int u, int rank, const GemmShape& s, const Config& c) {
-  const int rows = unit_rows(s, c), cols = tiles_n(s, c), group = c.group_m / c.cluster;
+  const int narrow = narrow_units(s, c), whole = units(s, c) - narrow;
+  if (u >= whole) return {(u - whole) * c.cluster + rank, tiles_n(s, c) - 1};  // the narrow column, last
+  const int rows = unit_rows(s, c), cols = tiles_n(s, c) - (narrow > 0 ? 1 : 0), group = c.group_m / c.cluster;
   const int per_group = group * cols;
   const int first_row = (u / per_group) * group;
   const int group_rows = rows - first_row < group ? rows - first_row : group;
@@ -223,6 +246,9 @@ GEMM_HD BoxCoord tma_box(const TmaOperand& op, int mn0, int kt, int box, const C
   return {mn0 + box * kBoxInner, kt * c.bk};
 }
 GEMM_HD int box_bytes(const TmaOperand& op) { return kBoxInner * op.box_outer * kElementBytes; }
+// The boxes of B a tile copies: all of them, or for a narrow tile the first, which holds its 64
+// columns inside C (64 n's of an N-major B; BN / CLUSTER >= 64 rows of a K-major one).
+GEMM_HD int b_boxes_copied(const TmaOperand& b, bool narrow) { return narrow ? 1 : b.boxes; }
 
 // Where element (mn, k) of a tile (mn < BM or BN, k < BK) lies in shared memory after the copy,
 // in bytes from the tile's start: rows of 128 bytes, 16-byte chunks swizzled by XOR with the row's

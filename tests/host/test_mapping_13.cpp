@@ -140,27 +140,80 @@ TEST(Mapping13, PersistentBlocksTakeEveryTileOnce) {
 }
 
 // The persistent grid takes as many rounds as the SMs allow, with as few clusters as that takes:
-// every cluster gets the same number of units, give or take one.
+// every cluster gets the same number of units, give or take one. Where the last column of tiles is
+// narrow (at most 64 columns inside C) and dealing its units after the others saves time, the
+// rounds are those of the whole units, and the narrow ones (half a whole one each) come after.
 TEST(Mapping13, PersistentGridIsTheFewestClustersForItsRounds) {
   for (const Config& c : step13::kConfigs)
     for (const int sms : {132, 114, 16, 2})
       for (const GemmShape& s : {GemmShape{4096, 4096, 64}, GemmShape{8192, 8192, 64}, GemmShape{1000, 1000, 64},
-                                 GemmShape{8, 8, 8}, GemmShape{4088, 4104, 64}, GemmShape{130 * 128, 3 * 256, 64}}) {
+                                 GemmShape{8, 8, 8}, GemmShape{4088, 4104, 64}, GemmShape{130 * 128, 3 * 256, 64},
+                                 GemmShape{2056, 4104, 64}, GemmShape{64 * 128, 264, 64}, GemmShape{64 * 128, 40, 64}}) {
         const int units = step13::units(s, c), fit = sms / c.cluster;
         const int clusters = step13::launch_shape(s, c, sms).grid.x / c.cluster;
         ASSERT_GE(clusters, 1);
-        ASSERT_LE(clusters, fit);
-        const int rounds = gemm::ceil_div(units, clusters);
-        ASSERT_EQ(rounds, gemm::ceil_div(units, std::min(units, fit))) << "no more rounds than the SMs allow";
-        if (clusters > 1) {
-          ASSERT_GT(gemm::ceil_div(units, clusters - 1), rounds) << "one cluster fewer takes longer";
+        ASSERT_LE(clusters, std::min(units, fit));
+        if (units <= fit) {
+          ASSERT_EQ(clusters, units) << "one round: a cluster per unit";
+          continue;
         }
+        const int narrow = step13::narrow_units(s, c), whole = units - narrow;
+        const int alike = gemm::ceil_div(units, gemm::ceil_div(units, fit));
+        // Counted alike: the fewest clusters for the fewest rounds.
+        ASSERT_EQ(gemm::ceil_div(units, alike), gemm::ceil_div(units, fit));
+        if (alike > 1) {
+          ASSERT_GT(gemm::ceil_div(units, alike - 1), gemm::ceil_div(units, alike));
+        }
+        if (clusters == alike) continue;
+        // Narrow units after the whole ones: the whole ones' rounds on the fewest clusters, and in
+        // half rounds, fewer than counting them alike.
+        ASSERT_GT(narrow, 0);
+        ASSERT_GT(whole, 0);
+        const int rounds = gemm::ceil_div(whole, clusters);
+        ASSERT_EQ(rounds, gemm::ceil_div(whole, fit));
+        if (clusters > 1) {
+          ASSERT_GT(gemm::ceil_div(whole, clusters - 1), rounds);
+        }
+        const int narrow_after = std::max(0, narrow - (rounds * clusters - whole));
+        ASSERT_LT(2 * rounds + gemm::ceil_div(narrow_after, clusters), 2 * gemm::ceil_div(units, alike));
       }
-  // At 4096^3 on 132 SMs in pairs: 256 units in 4 rounds of 64 clusters (the case behind the rule).
   const Config d = step13::kConfigs[0];
   if (d.cluster == 2 && d.bm == 128 && d.bn == 256) {
+    // At 4096^3 on 132 SMs in pairs: 256 units in 4 rounds of 64 clusters (the case behind the rule).
     ASSERT_EQ(step13::launch_shape(GemmShape{4096, 4096, 4096}, d, 132).grid.x, 128);
+    // At 4088 x 4104: 256 whole units in 4 rounds of 64 clusters and the 16 narrow ones after, where
+    // all 272 counted alike take 5 rounds of 55. At 2056 x 4104 the narrow units fit in the free
+    // places of 3 rounds counted alike (153 units, 51 clusters), so the grid stays so.
+    ASSERT_EQ(step13::narrow_units(GemmShape{4088, 4104, 4096}, d), 16);
+    ASSERT_EQ(step13::launch_shape(GemmShape{4088, 4104, 4096}, d, 132).grid.x, 128);
+    ASSERT_EQ(step13::launch_shape(GemmShape{2056, 4104, 4096}, d, 132).grid.x, 102);
   }
+}
+
+// A tile is narrow where its columns from the 64th on all lie outside C, which only a tile wider
+// than the narrow wgmma can be; narrow units come after all the others in the tile order, and copy
+// only B's first box.
+TEST(Mapping13, NarrowTilesAreTheLastColumnDealtLast) {
+  for (const Config& c : step13::kConfigs)
+    for (const int n : {1, 8, 64, 65, 128, 200, 256, 257, 320, 321, 4104, 4160, 4161}) {
+      const GemmShape s{1000, n, 64};
+      for (int tile_n = 0; tile_n < step13::tiles_n(s, c); ++tile_n) {
+        const int inside = std::min(c.bn, n - tile_n * c.bn);
+        ASSERT_EQ(step13::narrow_tile(tile_n, s, c), c.bn > step13::kNarrowCols && inside <= step13::kNarrowCols)
+            << "N " << n << " BN " << c.bn << " tile " << tile_n;
+      }
+      const int narrow = step13::narrow_units(s, c), units = step13::units(s, c);
+      ASSERT_EQ(narrow, step13::narrow_tile(step13::tiles_n(s, c) - 1, s, c) ? step13::unit_rows(s, c) : 0);
+      for (int u = 0; u < units; ++u)
+        ASSERT_EQ(step13::narrow_tile(step13::tile_at(u, 0, s, c).n, s, c), u >= units - narrow) << "N " << n << " unit " << u;
+      for (const gemm::Layout layout : {gemm::Layout::nn, gemm::Layout::nt, gemm::Layout::tn}) {
+        const step13::TmaOperand b = step13::b_operand(s, layout, c);
+        ASSERT_EQ(step13::b_boxes_copied(b, false), b.boxes);
+        ASSERT_EQ(step13::b_boxes_copied(b, true), 1);
+        // The first box holds the narrow wgmma's 64 columns.
+        ASSERT_GE(b.k_major ? b.box_outer : step13::kBoxInner, step13::kNarrowCols);
+      }
+    }
 }
 
 // Without --param the tile is chosen by shape: a smaller tile exactly where the default fills a
