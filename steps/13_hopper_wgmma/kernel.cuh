@@ -266,8 +266,8 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
         for (int kt = 0; kt < k_tile_count; ++kt) {
           // Free in every block of the cluster (each one's consumers arrive here too).
           barrier_wait(empty(stage), phase ^ 1);
-          // The whole stage lands here, this block's copies and the others' share of B; out-of-matrix
-          // parts count too (zeros).
+          // The whole stage lands here, this block's copies and the others' share of B (of a narrow
+          // tile's B, the first box only); out-of-matrix parts count too (zeros).
           barrier_arrive_expect_bytes(full(stage), a_tile_bytes(cfg) + b_boxes * box_bytes(b_op));
           const std::uint32_t a_tile = stage0 + std::uint32_t(stage * kStageBytes), b_tile = a_tile + a_tile_bytes(cfg);
           for (int box = 0; box < a_op.boxes; ++box)
