@@ -134,7 +134,8 @@ GEMM_HD int units(const GemmShape& s, const Config& c) { return unit_rows(s, c) 
 // that take them, the narrow units in a short round after (a narrow unit counted as half a whole
 // one): at 4088 x 4104, 256 whole units in 4 rounds of 64 clusters and 16 narrow ones, where
 // counting all 272 alike took 5 rounds of 55.
-constexpr int kNarrowCols = 64;  // the n of a narrow tile's wgmma
+constexpr int kNarrowCols = 64;          // the n of a narrow tile's wgmma
+constexpr int kNarrowUnitsPerWhole = 2;  // what a narrow unit is counted as: half a whole one
 GEMM_HD bool narrow_tile(int tile_n, const GemmShape& s, const Config& c) {
   return c.bn > kNarrowCols && s.n - tile_n * c.bn <= kNarrowCols;
 }
@@ -149,8 +150,9 @@ GEMM_HD int persistent_clusters(const GemmShape& shape, const Config& c, int sms
   if (narrow == 0 || whole == 0) return alike;
   const int rounds = ceil_div(whole, fit), clusters = ceil_div(whole, rounds);
   const int narrow_after = narrow - (rounds * clusters - whole);  // past the whole rounds' free places
-  const int half_rounds = 2 * rounds + (narrow_after > 0 ? ceil_div(narrow_after, clusters) : 0);
-  return half_rounds < 2 * ceil_div(count, alike) ? clusters : alike;
+  // Both counts in narrow units' time.
+  const int narrow_last = kNarrowUnitsPerWhole * rounds + (narrow_after > 0 ? ceil_div(narrow_after, clusters) : 0);
+  return narrow_last < kNarrowUnitsPerWhole * ceil_div(count, alike) ? clusters : alike;
 }
 // The tile by shape, when the command line sets no tunables. A unit of the default is two
 // 128 x 256 tiles, so small shapes have few: 16 at 1000^3, which leave 32 of 132 SMs busy in the

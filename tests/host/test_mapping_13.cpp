@@ -166,7 +166,7 @@ TEST(Mapping13, PersistentGridIsTheFewestClustersForItsRounds) {
         }
         if (clusters == alike) continue;
         // Narrow units after the whole ones: the whole ones' rounds on the fewest clusters, and in
-        // half rounds, fewer than counting them alike.
+        // narrow units' time, less than counting them alike.
         ASSERT_GT(narrow, 0);
         ASSERT_GT(whole, 0);
         const int rounds = gemm::ceil_div(whole, clusters);
@@ -175,7 +175,8 @@ TEST(Mapping13, PersistentGridIsTheFewestClustersForItsRounds) {
           ASSERT_GT(gemm::ceil_div(whole, clusters - 1), rounds);
         }
         const int narrow_after = std::max(0, narrow - (rounds * clusters - whole));
-        ASSERT_LT(2 * rounds + gemm::ceil_div(narrow_after, clusters), 2 * gemm::ceil_div(units, alike));
+        constexpr int kPerWhole = step13::kNarrowUnitsPerWhole;
+        ASSERT_LT(kPerWhole * rounds + gemm::ceil_div(narrow_after, clusters), kPerWhole * gemm::ceil_div(units, alike));
       }
   const Config d = step13::kConfigs[0];
   if (d.cluster == 2 && d.bm == 128 && d.bn == 256) {
