@@ -486,6 +486,14 @@ inline PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
 // A tensor map: a row-major matrix of `rows` x `row_length` elements cut into boxes of
 // box_cols x box_rows, 128-byte swizzle, zeros read outside (and writes outside dropped). Built
 // once per buffer, shape and type.
+//
+// L2 promotion: how much L2 fetches from DRAM for a copy's miss. A box row is 128 bytes, one line
+// where the matrix's rows are whole lines; where they are not (a row length not a multiple of 64
+// elements) each box row straddles two lines, and promoting every miss to 256 bytes fetches up to
+// twice that again. 128 bytes measured as fast as 256 at 4096^3 and 8192^3, and far faster where
+// rows straddle lines (TN at 4088 x 4104 x 4096, about an eighth; docs/performance-log.md, step 13,
+// version 11).
+constexpr CUtensorMapL2promotion kL2Promotion = CU_TENSOR_MAP_L2_PROMOTION_L2_128B;
 inline CUtensorMap tensor_map(const void* matrix, CUtensorMapDataType type, int element_bytes, int row_length, int rows,
                               int box_cols, int box_rows) {
   using Key = std::tuple<const void*, int, int, int, int, int>;
@@ -500,7 +508,7 @@ inline CUtensorMap tensor_map(const void* matrix, CUtensorMapDataType type, int 
   const cuuint32_t element_step[2] = {1, 1};
   const CUresult result = tensor_map_encoder()(&map, type, 2, const_cast<void*>(matrix), extent, row_bytes, box, element_step,
                                                CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-                                               CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+                                               kL2Promotion, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (result != CUDA_SUCCESS)
     throw gemm::CudaError("cuTensorMapEncodeTiled failed (CUresult " + std::to_string(int(result)) + ") for a " +
                           std::to_string(rows) + " x " + std::to_string(row_length) + " matrix");
