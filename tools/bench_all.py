@@ -32,6 +32,8 @@ TENSOR_CORE_SHAPES = "1024,2048,4096,8192,1000x999x1000,4095x4097x4096"
 # elements in every layout: their odd shapes are ragged against the tiles, not against 8.
 ALIGNED_ROWS = {"12", "13"}
 ALIGNED_ROWS_SHAPES = "1024,2048,4096,8192,1000x1000x1000,4088x4104x4096"
+# Step 13 chooses its tile by shape (config_for_shape): two mid sizes where that choice decides.
+MID_SHAPES = {"13": "1536,3072"}
 TENSOR_CORE_RUNS = [["--layout", layout, "--dtype", dtype, "--out", "f32"] for dtype in ("f16", "bf16")
                     for layout in ("nn", "nt", "tn")] + [["--layout", "nn", "--dtype", "f16", "--out", "f16"]]
 
@@ -91,6 +93,8 @@ def main():
                 variants = [[]]
             elif name[:2] in TENSOR_CORE:
                 standard = ALIGNED_ROWS_SHAPES if name[:2] in ALIGNED_ROWS else TENSOR_CORE_SHAPES
+                if name[:2] in MID_SHAPES:
+                    standard += "," + MID_SHAPES[name[:2]]
                 shapes = args.shapes if args.shapes != STANDARD_SHAPES else standard
                 variants = [["--shapes", shapes] + extra + args.extra.split() for extra in TENSOR_CORE_RUNS]
             else:

@@ -6,7 +6,7 @@ N = 256), so the inline PTX is generated rather than typed. Run it again after c
 
     tools/gen_wgmma.py > steps/13_hopper_wgmma/wgmma.cuh
 """
-N_SIZES = (64, 128, 256)
+N_SIZES = (64, 128, 192, 256)
 TYPES = (("__half", "f16"), ("__nv_bfloat16", "bf16"))
 
 

@@ -59,8 +59,9 @@ GEMM_HD constexpr int threads(const Config& c) { return (1 + consumers(c)) * kWa
 
 // The compiled configurations; the first is the default (the measured best on the H100, see
 // docs/13-hopper-wgmma.md). The next three differ from it in one tunable each, so that each can be
-// tried alone (--param GROUP_M=8, CLUSTER=1 or STAGES=3); the last two are the 128 x 128 and
-// 128 x 64 tiles that small shapes run (config_for_shape), whose smaller stages allow 6 and 8.
+// tried alone (--param GROUP_M=8, CLUSTER=1 or STAGES=3); the next two are the 128 x 128 and
+// 128 x 64 tiles that small shapes run (config_for_shape), whose smaller stages allow 6 and 8; the
+// last the 128 x 192 tile that fills the rounds of some mid shapes better (4 stages, as the default).
 constexpr Config kConfigs[] = {
     {128, 256, 64, 4, 16, 2},
     {128, 256, 64, 4, 8, 2},
@@ -68,6 +69,7 @@ constexpr Config kConfigs[] = {
     {128, 256, 64, 3, 16, 2},
     {128, 128, 64, 6, 8, 1},
     {128, 64, 64, 8, 8, 1},
+    {128, 192, 64, 4, 16, 2},
 };
 constexpr int kConfigCount = int(sizeof(kConfigs) / sizeof(kConfigs[0]));
 
@@ -154,6 +156,14 @@ GEMM_HD int persistent_clusters(const GemmShape& shape, const Config& c, int sms
   const int narrow_last = kNarrowUnitsPerWhole * rounds + (narrow_after > 0 ? ceil_div(narrow_after, clusters) : 0);
   return narrow_last < kNarrowUnitsPerWhole * ceil_div(count, alike) ? clusters : alike;
 }
+// How long the persistent grid takes, in a narrow unit's time (a whole unit's is
+// kNarrowUnitsPerWhole): its clusters' rounds of whole units, then the narrow units after them.
+GEMM_HD int grid_time(const GemmShape& shape, const Config& c, int sms) {
+  const int clusters = persistent_clusters(shape, c, sms), narrow = narrow_units(shape, c);
+  const int whole = units(shape, c) - narrow, rounds = ceil_div(whole, clusters);
+  const int narrow_after = narrow - (rounds * clusters - whole);
+  return kNarrowUnitsPerWhole * rounds + (narrow_after > 0 ? ceil_div(narrow_after, clusters) : 0);
+}
 // The tile by shape, when the command line sets no tunables. A unit of the default is two
 // 128 x 256 tiles, so small shapes have few: 16 at 1000^3, which leave 32 of 132 SMs busy in the
 // only round. Where the default takes a single round (no more units than the GPU has SM pairs),
@@ -165,23 +175,42 @@ GEMM_HD int persistent_clusters(const GemmShape& shape, const Config& c, int sms
 // of a copy's box straddles two lines, which the narrow tile, with the least reuse of each copy,
 // pays for most. The rule is the one that fits the H100's measurements of these tiles at small,
 // ragged and large shapes in every layout (docs/performance-log.md, step 13, "the tile by shape").
-constexpr int kSmallTileConfig = 4;   // kConfigs' 128 x 128 tile
-constexpr int kNarrowTileConfig = 5;  // kConfigs' 128 x 64 tile
+//
+// Then, at any size, the 128 x 192 tile where its rounds fit the shape so much better that they
+// take at least kWiderTileMargin percent less time, counted as the grid's time (grid_time) times
+// the area of a tile: at 3072^3 the default's 144 units take 3 rounds (of 48 clusters, where the
+// SMs hold 66: 2.2 rounds' work), and the 192 units of 128 x 192 tiles take 3 rounds of 64
+// clusters, each three quarters as long. At
+// equal time so counted it measured a few percent slower (6144^3, 8192^3), hence the margin
+// (docs/performance-log.md, step 13, version 12).
+constexpr int kSmallTileConfig = 4;        // kConfigs' 128 x 128 tile
+constexpr int kNarrowTileConfig = 5;       // kConfigs' 128 x 64 tile
+constexpr int kThreeQuarterTileConfig = 6; // kConfigs' 128 x 192 tile
+constexpr int kWiderTileMargin = 10;       // percent
 static_assert(kConfigs[kSmallTileConfig].bn == 128 && kConfigs[kSmallTileConfig].cluster == 1,
               "kSmallTileConfig names the 128 x 128 tile");
 static_assert(kConfigs[kNarrowTileConfig].bn == 64 && kConfigs[kNarrowTileConfig].cluster == 1,
               "kNarrowTileConfig names the 128 x 64 tile");
+static_assert(kConfigs[kThreeQuarterTileConfig].bn == 192, "kThreeQuarterTileConfig names the 128 x 192 tile");
 // The stored rows (leading dimensions) of A and B: K or M for A, N or K for B, by layout.
 GEMM_HD constexpr bool rows_are_whole_lines(const GemmShape& s, Layout layout) {
   const int a_row = layout == Layout::tn ? s.m : s.k, b_row = layout == Layout::nt ? s.k : s.n;
   return a_row % kBoxInner == 0 && b_row % kBoxInner == 0;
 }
+// The time a shape takes with a tile, as the rule above counts it: the grid's time times the tile.
+inline long long counted_time(const GemmShape& shape, const Config& c, int sms) {
+  return (long long)grid_time(shape, c, sms) * c.bm * c.bn;
+}
 inline Config config_for_shape(const GemmShape& shape, Layout layout, int sms) {
   const Config& wide = kConfigs[0];
-  if (units(shape, wide) > sms / wide.cluster) return wide;
   const Config& small = kConfigs[kSmallTileConfig];
-  if (2 * tiles(shape, small) <= sms && rows_are_whole_lines(shape, layout)) return kConfigs[kNarrowTileConfig];
-  return small;
+  Config chosen = wide;
+  if (units(shape, wide) <= sms / wide.cluster)
+    chosen = 2 * tiles(shape, small) <= sms && rows_are_whole_lines(shape, layout) ? kConfigs[kNarrowTileConfig] : small;
+  const Config& three_quarter = kConfigs[kThreeQuarterTileConfig];
+  if (counted_time(shape, three_quarter, sms) * (100 + kWiderTileMargin) < counted_time(shape, chosen, sms) * 100)
+    return three_quarter;
+  return chosen;
 }
 
 // One block per SM at most (whole clusters, at most one cluster per unit).

@@ -101,9 +101,10 @@ TEST(Mapping13, BoxesFillTheTileOnce) {
           ASSERT_EQ(op.k_major ? at.inner : at.outer, 2 * c.bk);
           ASSERT_EQ(op.k_major ? at.outer : at.inner, rows + box * (op.k_major ? op.box_outer : step13::kBoxInner));
         }
-        // The blocks of a cluster share B's boxes out evenly (box % CLUSTER == rank).
+        // The blocks of a cluster share B's boxes out, each box copied by one of them (box % CLUSTER
+        // == rank; 3 boxes of a 192-wide tile: 2 and 1), and every block copies at least one.
         if (!is_a) {
-          ASSERT_EQ(op.boxes % c.cluster, 0);
+          ASSERT_GE(op.boxes, c.cluster);
         }
       }
 }
@@ -188,7 +189,18 @@ TEST(Mapping13, PersistentGridIsTheFewestClustersForItsRounds) {
     ASSERT_EQ(step13::narrow_units(GemmShape{4088, 4104, 4096}, d), 16);
     ASSERT_EQ(step13::launch_shape(GemmShape{4088, 4104, 4096}, d, 132).grid.x, 128);
     ASSERT_EQ(step13::launch_shape(GemmShape{2056, 4104, 4096}, d, 132).grid.x, 102);
+    // The grid's time in narrow units' time (a whole unit 2): 4 rounds; 4 and a short one.
+    ASSERT_EQ(step13::grid_time(GemmShape{4096, 4096, 4096}, d, 132), 4 * step13::kNarrowUnitsPerWhole);
+    ASSERT_EQ(step13::grid_time(GemmShape{4088, 4104, 4096}, d, 132), 4 * step13::kNarrowUnitsPerWhole + 1);
+    ASSERT_EQ(step13::grid_time(GemmShape{3072, 3072, 3072}, d, 132), 3 * step13::kNarrowUnitsPerWhole);
   }
+  // Without narrow units, the grid's time is its rounds.
+  for (const Config& c : step13::kConfigs)
+    for (const GemmShape& s : {GemmShape{4096, 4096, 64}, GemmShape{3072, 3072, 64}, GemmShape{1000, 1000, 64}})
+      if (step13::narrow_units(s, c) == 0) {
+        const int clusters = step13::persistent_clusters(s, c, 132);
+        ASSERT_EQ(step13::grid_time(s, c, 132), step13::kNarrowUnitsPerWhole * gemm::ceil_div(step13::units(s, c), clusters));
+      }
 }
 
 // A tile is narrow where its columns from the 64th on all lie outside C, which only a tile wider
@@ -225,8 +237,10 @@ TEST(Mapping13, TileChosenByShapeWhereTheDefaultTakesOneRound) {
   const Config& wide = step13::kConfigs[0];
   const Config& small = step13::kConfigs[step13::kSmallTileConfig];
   const Config& narrow = step13::kConfigs[step13::kNarrowTileConfig];
+  const Config& three_quarter = step13::kConfigs[step13::kThreeQuarterTileConfig];
   ASSERT_STREQ(step13::config_rule(small), "");
   ASSERT_STREQ(step13::config_rule(narrow), "");
+  ASSERT_STREQ(step13::config_rule(three_quarter), "");
   constexpr int kSms = 132;  // H100 SXM: 66 pairs
   if (wide.bm == 128 && wide.bn == 256 && wide.cluster == 2) {
     for (Layout layout : kLayouts) {
@@ -238,6 +252,16 @@ TEST(Mapping13, TileChosenByShapeWhereTheDefaultTakesOneRound) {
       EXPECT_EQ(step13::config_for_shape({4088, 4104, 4096}, layout, kSms), wide);
       EXPECT_EQ(step13::config_for_shape({66 * 256, 256, 64}, layout, kSms), small);  // 66 units: the last one round
       EXPECT_EQ(step13::config_for_shape({67 * 256, 256, 64}, layout, kSms), wide);   // 67 units: two rounds
+      // Where the 128 x 192 tile fills the rounds better by a margin (the H100's measurements):
+      // 3072^3, 3 rounds of three-quarter tiles against 3 of the default's (2.2 rounds' work);
+      // 1536^3, 1 round against the 2 rounds of 128 x 128 tiles (144 of them); 3000^3 as 3072^3.
+      EXPECT_EQ(step13::config_for_shape({3072, 3072, 3072}, layout, kSms), three_quarter);
+      EXPECT_EQ(step13::config_for_shape({1536, 1536, 1536}, layout, kSms), three_quarter);
+      EXPECT_EQ(step13::config_for_shape({3000, 3000, 3000}, layout, kSms), three_quarter);
+      // and not where it measured slower: more rounds, or too little fewer (8192^3: 21 rounds of
+      // three quarters against 16, within the margin; 6144^3: the same time so counted).
+      for (const int size : {2560, 3584, 6144, 8192}) EXPECT_EQ(step13::config_for_shape({size, size, size}, layout, kSms), wide);
+      EXPECT_EQ(step13::config_for_shape({1280, 1280, 1280}, layout, kSms), small);
     }
     // K = 1000 leaves A's rows (and B's, in NT) short of whole lines; in TN A's rows are M long.
     EXPECT_EQ(step13::config_for_shape({1024, 1024, 1000}, Layout::nn, kSms), small);
@@ -253,9 +277,12 @@ TEST(Mapping13, TileChosenByShapeWhereTheDefaultTakesOneRound) {
           const GemmShape s{m, n, 64};
           const Config chosen = step13::config_for_shape(s, layout, sms);
           const int rounds = gemm::ceil_div(step13::units(s, wide), sms / wide.cluster);
-          const Config expected = rounds > 1 ? wide
-                                  : 2 * step13::tiles(s, small) <= sms && step13::rows_are_whole_lines(s, layout) ? narrow
-                                                                                                             : small;
+          const Config base = rounds > 1 ? wide
+                              : 2 * step13::tiles(s, small) <= sms && step13::rows_are_whole_lines(s, layout) ? narrow
+                                                                                                         : small;
+          // The three-quarter tile only where it is counted at least the margin faster.
+          const long long others = step13::counted_time(s, base, sms), its = step13::counted_time(s, three_quarter, sms);
+          const Config expected = its * (100 + step13::kWiderTileMargin) < others * 100 ? three_quarter : base;
           EXPECT_EQ(chosen, expected) << m << "x" << n << " on " << sms << " SMs";
         }
   for (const Config& c : step13::kConfigs) EXPECT_EQ(step13::config_from(step13::to_params(c)), c);
