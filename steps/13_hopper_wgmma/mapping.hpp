@@ -177,16 +177,15 @@ GEMM_HD int grid_time(const GemmShape& shape, const Config& c, int sms) {
 // ragged and large shapes in every layout (docs/performance-log.md, step 13, "the tile by shape").
 //
 // Then, at any size, the 128 x 192 tile where its rounds fit the shape so much better that they
-// take at least kWiderTileMargin percent less time, counted as the grid's time (grid_time) times
-// the area of a tile: at 3072^3 the default's 144 units take 3 rounds (of 48 clusters, where the
-// SMs hold 66: 2.2 rounds' work), and the 192 units of 128 x 192 tiles take 3 rounds of 64
-// clusters, each three quarters as long. At
-// equal time so counted it measured a few percent slower (6144^3, 8192^3), hence the margin
-// (docs/performance-log.md, step 13, version 12).
-constexpr int kSmallTileConfig = 4;        // kConfigs' 128 x 128 tile
-constexpr int kNarrowTileConfig = 5;       // kConfigs' 128 x 64 tile
-constexpr int kThreeQuarterTileConfig = 6; // kConfigs' 128 x 192 tile
-constexpr int kWiderTileMargin = 10;       // percent
+// take at least kThreeQuarterTileMargin percent less time, counted as the grid's time (grid_time)
+// times the area of a tile: at 3072^3 the default's 144 units take 3 rounds (of 48 clusters, where
+// the SMs hold 66: 2.2 rounds' work), and the 192 units of 128 x 192 tiles take 3 rounds of 64
+// clusters, each three quarters as long. At about equal time so counted it measured 1 to 3% slower
+// (6144^3, 8192^3), hence the margin (docs/performance-log.md, step 13, version 12).
+constexpr int kSmallTileConfig = 4;          // kConfigs' 128 x 128 tile
+constexpr int kNarrowTileConfig = 5;         // kConfigs' 128 x 64 tile
+constexpr int kThreeQuarterTileConfig = 6;   // kConfigs' 128 x 192 tile
+constexpr int kThreeQuarterTileMargin = 10;  // percent
 static_assert(kConfigs[kSmallTileConfig].bn == 128 && kConfigs[kSmallTileConfig].cluster == 1,
               "kSmallTileConfig names the 128 x 128 tile");
 static_assert(kConfigs[kNarrowTileConfig].bn == 64 && kConfigs[kNarrowTileConfig].cluster == 1,
@@ -208,7 +207,7 @@ inline Config config_for_shape(const GemmShape& shape, Layout layout, int sms) {
   if (units(shape, wide) <= sms / wide.cluster)
     chosen = 2 * tiles(shape, small) <= sms && rows_are_whole_lines(shape, layout) ? kConfigs[kNarrowTileConfig] : small;
   const Config& three_quarter = kConfigs[kThreeQuarterTileConfig];
-  if (counted_time(shape, three_quarter, sms) * (100 + kWiderTileMargin) < counted_time(shape, chosen, sms) * 100)
+  if (counted_time(shape, three_quarter, sms) * (100 + kThreeQuarterTileMargin) < counted_time(shape, chosen, sms) * 100)
     return three_quarter;
   return chosen;
 }

@@ -282,7 +282,7 @@ TEST(Mapping13, TileChosenByShapeWhereTheDefaultTakesOneRound) {
                                                                                                          : small;
           // The three-quarter tile only where it is counted at least the margin faster.
           const long long others = step13::counted_time(s, base, sms), its = step13::counted_time(s, three_quarter, sms);
-          const Config expected = its * (100 + step13::kWiderTileMargin) < others * 100 ? three_quarter : base;
+          const Config expected = its * (100 + step13::kThreeQuarterTileMargin) < others * 100 ? three_quarter : base;
           EXPECT_EQ(chosen, expected) << m << "x" << n << " on " << sms << " SMs";
         }
   for (const Config& c : step13::kConfigs) EXPECT_EQ(step13::config_from(step13::to_params(c)), c);
