@@ -180,8 +180,8 @@ GEMM_HD int grid_time(const GemmShape& shape, const Config& c, int sms) {
 // take at least kThreeQuarterTileMargin percent less time, counted as the grid's time (grid_time)
 // times the area of a tile: at 3072^3 the default's 144 units take 3 rounds (of 48 clusters, where
 // the SMs hold 66: 2.2 rounds' work), and the 192 units of 128 x 192 tiles take 3 rounds of 64
-// clusters, each three quarters as long. At about equal time so counted it measured 1 to 3% slower
-// (6144^3, 8192^3), hence the margin (docs/performance-log.md, step 13, version 12).
+// clusters, each three quarters as long. At about equal time so counted it measured a little
+// slower (6144^3, 8192^3), hence the margin (docs/performance-log.md, step 13, version 12).
 constexpr int kSmallTileConfig = 4;          // kConfigs' 128 x 128 tile
 constexpr int kNarrowTileConfig = 5;         // kConfigs' 128 x 64 tile
 constexpr int kThreeQuarterTileConfig = 6;   // kConfigs' 128 x 192 tile
