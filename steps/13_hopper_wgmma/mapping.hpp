@@ -144,25 +144,28 @@ GEMM_HD bool narrow_tile(int tile_n, const GemmShape& s, const Config& c) {
 GEMM_HD int narrow_units(const GemmShape& s, const Config& c) {
   return narrow_tile(tiles_n(s, c) - 1, s, c) ? unit_rows(s, c) : 0;
 }
+// The persistent grid's time on `clusters` clusters, in a narrow unit's time (a whole unit's is
+// kNarrowUnitsPerWhole): the rounds of the whole units, then the narrow units, which tile_at deals
+// last, in the free places of the last whole round and in short rounds after it.
+GEMM_HD int grid_time_on(int whole, int narrow, int clusters) {
+  const int rounds = ceil_div(whole, clusters);
+  const int narrow_after = narrow - (rounds * clusters - whole);  // past the whole rounds' free places
+  return kNarrowUnitsPerWhole * rounds + (narrow_after > 0 ? ceil_div(narrow_after, clusters) : 0);
+}
 GEMM_HD int persistent_clusters(const GemmShape& shape, const Config& c, int sms) {
   const int count = units(shape, c), fit = sms / c.cluster;
   if (count <= fit) return count;
   const int alike = ceil_div(count, ceil_div(count, fit));
   const int narrow = narrow_units(shape, c), whole = count - narrow;
   if (narrow == 0 || whole == 0) return alike;
-  const int rounds = ceil_div(whole, fit), clusters = ceil_div(whole, rounds);
-  const int narrow_after = narrow - (rounds * clusters - whole);  // past the whole rounds' free places
-  // Both counts in narrow units' time.
-  const int narrow_last = kNarrowUnitsPerWhole * rounds + (narrow_after > 0 ? ceil_div(narrow_after, clusters) : 0);
-  return narrow_last < kNarrowUnitsPerWhole * ceil_div(count, alike) ? clusters : alike;
+  // The fewest clusters for the whole units' rounds, against every unit counted alike.
+  const int clusters = ceil_div(whole, ceil_div(whole, fit));
+  return grid_time_on(whole, narrow, clusters) < kNarrowUnitsPerWhole * ceil_div(count, alike) ? clusters : alike;
 }
-// How long the persistent grid takes, in a narrow unit's time (a whole unit's is
-// kNarrowUnitsPerWhole): its clusters' rounds of whole units, then the narrow units after them.
+// How long the persistent grid takes, as it is launched (grid_time_on).
 GEMM_HD int grid_time(const GemmShape& shape, const Config& c, int sms) {
-  const int clusters = persistent_clusters(shape, c, sms), narrow = narrow_units(shape, c);
-  const int whole = units(shape, c) - narrow, rounds = ceil_div(whole, clusters);
-  const int narrow_after = narrow - (rounds * clusters - whole);
-  return kNarrowUnitsPerWhole * rounds + (narrow_after > 0 ? ceil_div(narrow_after, clusters) : 0);
+  const int narrow = narrow_units(shape, c);
+  return grid_time_on(units(shape, c) - narrow, narrow, persistent_clusters(shape, c, sms));
 }
 // The tile by shape, when the command line sets no tunables. A unit of the default is two
 // 128 x 256 tiles, so small shapes have few: 16 at 1000^3, which leave 32 of 132 SMs busy in the
