@@ -244,13 +244,18 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
       if (kk < kSteps - 1)
         load_fragments(frags[(kk + 1) % 2], stage0 + std::uint32_t(read_stage) * kStageBytes, (kk + 1) * kMmaK);
       else if (kt + 1 < tiles) load_fragments(frags[(kk + 1) % 2], stage0 + std::uint32_t(read_stage) * kStageBytes, 0);
-      // ... while this step's multiply.
+      // ... while this step's multiply, column by column: each n8 column of B meets the A
+      // fragments down, the next one up, so that every mma shares an operand with the one before
+      // it (ptxas marks it .reuse). Row by row (A held, B changing) gives the same instructions in
+      // another order, and measured slower, most in NT (performance log, version 26).
       const Fragments& f = frags[kk % 2];
 #pragma unroll
-      for (int i = 0; i < kFragRows; ++i)
+      for (int j = 0; j < kFragCols; ++j)
 #pragma unroll
-        for (int j = 0; j < kFragCols; ++j)
+        for (int step = 0; step < kFragRows; ++step) {
+          const int i = j % 2 == 0 ? step : kFragRows - 1 - step;
           mma_16x8x16<In>(acc[i][j], f.a[i], f.b[j / 2][(j % 2) * 2], f.b[j / 2][(j % 2) * 2 + 1]);
+        }
     }
   }
   cp_async_wait<0>();  // no copy may still be writing shared memory when the block exits
