@@ -247,7 +247,7 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
       // ... while this step's multiply, column by column: each n8 column of B meets the A
       // fragments down, the next one up, so that every mma shares an operand with the one before
       // it (ptxas marks it .reuse). Row by row (A held, B changing) gives the same instructions in
-      // another order, and measured slower, most in NT (performance log, version 26).
+      // another order and measured slower (docs/12, performance log version 26).
       const Fragments& f = frags[kk % 2];
 #pragma unroll
       for (int j = 0; j < kFragCols; ++j)
