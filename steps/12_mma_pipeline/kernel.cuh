@@ -226,36 +226,49 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
   int read_stage = 0, write_stage = cfg.stages - 1;
   load_fragments(frags[0], stage0, 0);
 
+  // One k-step's mma, columns [first, last) of the warp tile, column by column: each n8 column of
+  // B meets the A fragments down, the next one up, so that every mma shares an operand with the
+  // one before it (ptxas marks it .reuse). Row by row (A held, B changing) gives the same
+  // instructions in another order and measured slower (docs/12, performance log version 26).
+  auto multiply = [&](const Fragments& f, int first, int last) {
+#pragma unroll
+    for (int j = first; j < last; ++j)
+#pragma unroll
+      for (int step = 0; step < kFragRows; ++step) {
+        const int i = j % 2 == 0 ? step : kFragRows - 1 - step;
+        mma_16x8x16<In>(acc[i][j], f.a[i], f.b[j / 2][(j % 2) * 2], f.b[j / 2][(j % 2) * 2 + 1]);
+      }
+  };
+
   for (int kt = 0; kt < tiles; ++kt) {
 #pragma unroll
     for (int kk = 0; kk < kSteps; ++kk) {
-      if (kk == kSteps - 1) {
+      const bool last_step = kk == kSteps - 1;
+      int refill_stage = 0;
+      if (last_step) {
         // This tile's last fragments are in registers. Wait until k-tile kt + 1 has landed (at
         // most STAGES - 3 younger groups pending) and every warp is past its last ldmatrix of this
-        // stage, then refill the stage k-tile kt - 1 came from and move on to the next one.
+        // stage; the stage k-tile kt - 1 came from is then free to refill, and the next one is read.
         cp_async_wait<cfg.stages - 3>();
         __syncthreads();
-        if (kt + cfg.stages - 1 < tiles) load_stage(write_stage, kt + cfg.stages - 1);
-        cp_async_commit();
+        refill_stage = write_stage;
         write_stage = read_stage;
         read_stage = read_stage + 1 == cfg.stages ? 0 : read_stage + 1;
       }
       // The next step's fragments (the first of the next k-tile after the last step) ...
-      if (kk < kSteps - 1)
+      if (!last_step)
         load_fragments(frags[(kk + 1) % 2], stage0 + std::uint32_t(read_stage) * kStageBytes, (kk + 1) * kMmaK);
       else if (kt + 1 < tiles) load_fragments(frags[(kk + 1) % 2], stage0 + std::uint32_t(read_stage) * kStageBytes, 0);
-      // ... while this step's multiply, column by column: each n8 column of B meets the A
-      // fragments down, the next one up, so that every mma shares an operand with the one before
-      // it (ptxas marks it .reuse). Row by row (A held, B changing) gives the same instructions in
-      // another order and measured slower (docs/12, performance log version 26).
+      // ... while this step's multiply. In the last step the copies of k-tile kt + STAGES - 1 go
+      // out halfway through the mma, with half of them already issued, not in front of them all
+      // (performance log, version 27).
       const Fragments& f = frags[kk % 2];
-#pragma unroll
-      for (int j = 0; j < kFragCols; ++j)
-#pragma unroll
-        for (int step = 0; step < kFragRows; ++step) {
-          const int i = j % 2 == 0 ? step : kFragRows - 1 - step;
-          mma_16x8x16<In>(acc[i][j], f.a[i], f.b[j / 2][(j % 2) * 2], f.b[j / 2][(j % 2) * 2 + 1]);
-        }
+      multiply(f, 0, kFragCols / 2);
+      if (last_step) {
+        if (kt + cfg.stages - 1 < tiles) load_stage(refill_stage, kt + cfg.stages - 1);
+        cp_async_commit();
+      }
+      multiply(f, kFragCols / 2, kFragCols);
     }
   }
   cp_async_wait<0>();  // no copy may still be writing shared memory when the block exits
