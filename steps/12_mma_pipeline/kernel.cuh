@@ -70,11 +70,13 @@ __device__ __forceinline__ void mma_16x8x16(float (&d)[4], const std::uint32_t (
 // Two neighbouring elements of a row of C (col, col + 1): one 8-byte load (beta != 0) and one store
 // when the pair lies inside C and is aligned (N even: every row starts on an even element), else
 // element by element up to C's edge.
+// kEdges = false: the shape is whole tiles (mapping.hpp, whole_tiles), so the pair is inside and aligned.
+template <bool kEdges>
 __device__ __forceinline__ void store_pair(float* at, int col, const GemmShape& shape, float v0, float v1, float alpha,
                                            float beta) {
   v0 *= alpha, v1 *= alpha;
   const bool both = col + 1 < shape.n;
-  if (both && shape.n % 2 == 0) {
+  if (!kEdges || (both && shape.n % 2 == 0)) {
     if (beta != 0.0f) {  // BLAS: C is read only when beta != 0
       const float2 old = *reinterpret_cast<const float2*>(at);
       v0 += beta * old.x, v1 += beta * old.y;
@@ -89,12 +91,14 @@ __device__ __forceinline__ void store_pair(float* at, int col, const GemmShape& 
 // Four neighbouring f16 elements of a row of C (col .. col + 3, see quad_col): one 8-byte store when
 // they lie inside C and its rows keep them aligned (N a multiple of 4), else element by element up
 // to C's edge.
+// kEdges = false: as for store_pair.
+template <bool kEdges>
 __device__ __forceinline__ void store_quad(__half* at, int col, const GemmShape& shape, const float (&v)[4], float alpha,
                                            float beta) {
   float out[4];
 #pragma unroll
   for (int e = 0; e < 4; ++e) out[e] = alpha * v[e];
-  if (col + 4 <= shape.n && shape.n % 4 == 0) {
+  if (!kEdges || (col + 4 <= shape.n && shape.n % 4 == 0)) {
     if (beta != 0.0f) {  // BLAS: C is read only when beta != 0
       const uint2 old = *reinterpret_cast<const uint2*>(at);
       const float2 lo = __half22float2(*reinterpret_cast<const __half2*>(&old.x));
@@ -136,8 +140,9 @@ __device__ __forceinline__ OperandCopies<In> plan_copies(const OperandTile& t, i
 }
 
 // Copies k-tile kt, which must be the one after the k-tile of the previous call (or 0). A copy
-// outside the matrix still gets its address, never read: a source size of 0 reads nothing.
-template <typename In, int kCopies>
+// outside the matrix still gets its address, never read: a source size of 0 reads nothing. Without
+// edges (kEdges = false, a shape of whole tiles) every copy is inside and none is tested.
+template <typename In, int kCopies, bool kEdges>
 __device__ __forceinline__ void issue_copies(const OperandTile& t, OperandCopies<In>& plan, std::uint32_t tile, int kt,
                                              const Stored& s, const Config& cfg) {
   const In* from = plan.next;
@@ -145,13 +150,15 @@ __device__ __forceinline__ void issue_copies(const OperandTile& t, OperandCopies
   for (int i = 0; i < kCopies; ++i) {
     const int rows = i * copy_row_step(t, cfg);
     cp_async_16(tile + plan.shared + std::uint32_t(rows * row_bytes(t)), from,
-                copy_inside(t, copy_moved(plan.first, rows), s, cfg, kt));
+                !kEdges || copy_inside(t, copy_moved(plan.first, rows), s, cfg, kt));
     from += plan.copy_stride;
   }
   plan.next += plan.k_tile_stride;
 }
 
-template <Layout kLayout, typename In, typename Out, int kConfig>
+// kEdges: false only for shapes of whole tiles (mapping.hpp, whole_tiles), where no copy or store
+// needs its bounds tested.
+template <Layout kLayout, typename In, typename Out, int kConfig, bool kEdges>
 __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
     mma_pipeline_gemm(GemmShape shape, float alpha, const In* __restrict__ a, const In* __restrict__ b, float beta,
                       Out* __restrict__ c) {
@@ -172,8 +179,8 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
   OperandCopies<In> a_copies = plan_copies(kA, block_m, a, a_shape, cfg), b_copies = plan_copies(kB, block_n, b, b_shape, cfg);
   auto load_stage = [&](int stage, int kt) {  // kt: 0, 1, 2, ... in turn
     const std::uint32_t tile = stage0 + std::uint32_t(stage) * kStageBytes;
-    issue_copies<In, kACopies>(kA, a_copies, tile, kt, a_shape, cfg);
-    issue_copies<In, kBCopies>(kB, b_copies, tile + kATileBytes, kt, b_shape, cfg);
+    issue_copies<In, kACopies, kEdges>(kA, a_copies, tile, kt, a_shape, cfg);
+    issue_copies<In, kBCopies, kEdges>(kB, b_copies, tile + kATileBytes, kt, b_shape, cfg);
   };
 
   // Each lane's ldmatrix address of its first A and B fragment within a stage (bytes, swizzled);
@@ -295,7 +302,8 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
                                  keeps_right ? kept0 : got0, keeps_right ? kept1 : got1};
           const int row = block_m + fragment_row(warp, cfg, i) + accumulator_row(lane, 2 * half);
           const int col = block_n + fragment_col(warp, cfg, j) + quad_col(lane);
-          if (row < shape.m && col < shape.n) store_quad(c + (long long)row * shape.n + col, col, shape, quad, alpha, beta);
+          if (!kEdges || (row < shape.m && col < shape.n))
+            store_quad<kEdges>(c + (long long)row * shape.n + col, col, shape, quad, alpha, beta);
         }
   } else {
 #pragma unroll
@@ -306,8 +314,8 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
         for (int half = 0; half < 2; ++half) {
           const int row = block_m + fragment_row(warp, cfg, i) + accumulator_row(lane, 2 * half);
           const int col = block_n + fragment_col(warp, cfg, j) + accumulator_col(lane, 2 * half);
-          if (row < shape.m && col < shape.n)
-            store_pair(c + (long long)row * shape.n + col, col, shape, acc[i][j][2 * half], acc[i][j][2 * half + 1],
+          if (!kEdges || (row < shape.m && col < shape.n))
+            store_pair<kEdges>(c + (long long)row * shape.n + col, col, shape, acc[i][j][2 * half], acc[i][j][2 * half + 1],
                        alpha, beta);
         }
   }
@@ -316,22 +324,35 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
 
 inline int config_index(const Config& c) { return gemm::index_of(kConfigs, c); }
 
-// Calls f(kernel) with the instance these types, layout and params select.
+// Calls f(kernel) with the instance these types, layout and params select: without bounds tests
+// where `whole_tiles` (the shape is whole tiles) and such an instance is compiled
+// (has_edge_free_instance), else the general one.
 template <typename F>
-void with_kernel(gemm::Layout layout, gemm::InputType dtype, gemm::OutputType out, const gemm::Params& params, F&& f) {
+void with_kernel(gemm::Layout layout, gemm::InputType dtype, gemm::OutputType out, const gemm::Params& params,
+                 bool whole_tiles, F&& f) {
   gemm::dispatch_tc_kernel<kConfigCount>(
       config_index(config_from(params)), layout, dtype, out, [&](auto config, auto layout_constant, auto in, auto out_type) {
-        f(mma_pipeline_gemm<decltype(layout_constant)::value, typename decltype(in)::type, typename decltype(out_type)::type,
-                   decltype(config)::value>);
+        constexpr int kConfig = decltype(config)::value;
+        constexpr Layout kLayout = decltype(layout_constant)::value;
+        using In = typename decltype(in)::type;
+        using Out = typename decltype(out_type)::type;
+        if constexpr (has_edge_free_instance(kConfig, kLayout)) {
+          if (whole_tiles) {
+            f(mma_pipeline_gemm<kLayout, In, Out, kConfig, false>);
+            return;
+          }
+        }
+        f(mma_pipeline_gemm<kLayout, In, Out, kConfig, true>);
       });
 }
 
-// The kernel for these params and types, allowed the dynamic shared memory its stages need (above
-// 48 KB a kernel must opt in); set once per instance, not in front of every timed launch.
+// The general kernel for these params and types (for the resource report), allowed the dynamic
+// shared memory its stages need (above 48 KB a kernel must opt in); set once per instance, not in
+// front of every timed launch.
 inline const void* kernel_for(const gemm::Params& params, gemm::Layout layout, gemm::InputType dtype,
                               gemm::OutputType out) {
   const void* function = nullptr;
-  with_kernel(layout, dtype, out, params, [&](auto kernel) { function = reinterpret_cast<const void*>(kernel); });
+  with_kernel(layout, dtype, out, params, false, [&](auto kernel) { function = reinterpret_cast<const void*>(kernel); });
   gemm::allow_dynamic_shared(function, shared_bytes(config_from(params)));
   return function;
 }
@@ -339,14 +360,16 @@ inline const void* kernel_for(const gemm::Params& params, gemm::Layout layout, g
 template <typename In, typename Out>
 void launch_kernel(void (*kernel)(GemmShape, float, const In*, const In*, float, Out*), const gemm::TcProblem& p,
                    const LaunchShape& shape, cudaStream_t stream) {
+  gemm::allow_dynamic_shared(reinterpret_cast<const void*>(kernel), shape.shared_bytes);
   kernel<<<gemm::to_dim3(shape.grid), gemm::to_dim3(shape.block), size_t(shape.shared_bytes), stream>>>(
       p.shape, p.alpha, static_cast<const In*>(p.a), static_cast<const In*>(p.b), p.beta, static_cast<Out*>(p.c));
 }
 
 inline void launch(const gemm::TcProblem& p, const gemm::Params& params, cudaStream_t stream) {
-  const LaunchShape shape = launch_shape(p.shape, config_from(params));
-  kernel_for(params, p.layout, p.dtype, p.out);
-  with_kernel(p.layout, p.dtype, p.out, params, [&](auto kernel) { launch_kernel(kernel, p, shape, stream); });
+  const Config cfg = config_from(params);
+  const LaunchShape shape = launch_shape(p.shape, cfg);
+  with_kernel(p.layout, p.dtype, p.out, params, whole_tiles(p.shape, cfg),
+              [&](auto kernel) { launch_kernel(kernel, p, shape, stream); });
   CUDA_CHECK_LAUNCH("mma_pipeline_gemm<<<...>>>");
 }
 

@@ -183,6 +183,19 @@ GEMM_HD LaunchShape launch_shape(const GemmShape& shape, const Config& c) {
 
 GEMM_HD int k_tiles(const GemmShape& shape, const Config& c) { return ceil_div(shape.k, c.bk); }
 
+// --- Shapes of whole tiles -----------------------------------------------------------------------
+
+// A shape that is a whole number of tiles in M, N and K has no edges: every copy lies inside A and
+// B and every result inside C, so the kernel can leave out the bounds tests (a comparison and a
+// select per copy, per k-tile) and the edge paths of the stores. The kernel is compiled both ways
+// and the launch takes this one where the shape allows. Only for the default tile, in NN and NT:
+// measured on the H100 (docs/performance-log.md, step 12, version 31), TN's instance without the
+// tests ran slower than with them, as ptxas scheduled it otherwise.
+GEMM_HD bool whole_tiles(const GemmShape& shape, const Config& c) {
+  return shape.m % c.bm == 0 && shape.n % c.bn == 0 && shape.k % c.bk == 0;
+}
+GEMM_HD constexpr bool has_edge_free_instance(int config, Layout layout) { return config == 0 && layout != Layout::tn; }
+
 // A warp's tile: warp w of the block covers rows warp_row * WM .. and columns warp_col * WN ..
 GEMM_HD int warp_row(int warp, const Config& c) { return warp / (c.bn / c.wn); }
 GEMM_HD int warp_col(int warp, const Config& c) { return warp % (c.bn / c.wn); }

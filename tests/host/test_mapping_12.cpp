@@ -408,3 +408,39 @@ TEST(Mapping12, F16QuadsCoverTwoTilesOnce) {
   }
   for (int n : covered) ASSERT_EQ(n, 1);
 }
+
+// Shapes of whole tiles take the instance without bounds tests, where one is compiled: the default
+// tile in NN and NT. Any edge in M, N or K, and every other tile or layout, takes the general one.
+TEST(Mapping12, WholeTilesAreShapesWithoutEdges) {
+  const Config& wide = step12::kConfigs[0];
+  EXPECT_TRUE(step12::whole_tiles({8192, 8192, 8192}, wide));
+  EXPECT_TRUE(step12::whole_tiles({128, 256, 64}, wide));
+  EXPECT_FALSE(step12::whole_tiles({8192, 8192, 8200}, wide));  // a ragged last k-tile
+  EXPECT_FALSE(step12::whole_tiles({8192 - 64, 8192, 8192}, wide));  // a partial last tile row
+  EXPECT_FALSE(step12::whole_tiles({4088, 4104, 4096}, wide));
+  EXPECT_FALSE(step12::whole_tiles({1000, 1000, 1000}, step12::kConfigs[step12::kSmallConfig]));
+  EXPECT_TRUE(step12::has_edge_free_instance(0, Layout::nn));
+  EXPECT_TRUE(step12::has_edge_free_instance(0, Layout::nt));
+  EXPECT_FALSE(step12::has_edge_free_instance(0, Layout::tn));
+  for (int config = 1; config < step12::kConfigCount; ++config)
+    for (Layout layout : kLayouts) EXPECT_FALSE(step12::has_edge_free_instance(config, layout));
+  // Every copy and every result of a shape of whole tiles is inside the matrices: what the
+  // instance without tests takes for granted, checked with the general tests.
+  for (Layout layout : kLayouts) {
+    const GemmShape s{256, 512, 192};
+    ASSERT_TRUE(step12::whole_tiles(s, wide));
+    const OperandTile ta = step12::a_tile(layout, wide), tb = step12::b_tile(layout, wide);
+    const step12::Stored sa = step12::a_stored(s, layout), sb = step12::b_stored(s, layout);
+    for (int block_m = 0; block_m < s.m; block_m += wide.bm)
+      for (int block_n = 0; block_n < s.n; block_n += wide.bn)
+        for (int kt = 0; kt < step12::k_tiles(s, wide); ++kt)
+          for (int index = 0; index < step12::tile_chunks(ta) || index < step12::tile_chunks(tb); ++index) {
+            if (index < step12::tile_chunks(ta)) {
+              ASSERT_TRUE(step12::copy_inside(ta, step12::copy_at(ta, block_m, index), sa, wide, kt));
+            }
+            if (index < step12::tile_chunks(tb)) {
+              ASSERT_TRUE(step12::copy_inside(tb, step12::copy_at(tb, block_n, index), sb, wide, kt));
+            }
+          }
+  }
+}
