@@ -194,6 +194,7 @@ GEMM_HD int k_tiles(const GemmShape& shape, const Config& c) { return ceil_div(s
 GEMM_HD bool whole_tiles(const GemmShape& shape, const Config& c) {
   return shape.m % c.bm == 0 && shape.n % c.bn == 0 && shape.k % c.bk == 0;
 }
+// `config`: an index into kConfigs, whose first entry is the default.
 GEMM_HD constexpr bool has_edge_free_instance(int config, Layout layout) { return config == 0 && layout != Layout::tn; }
 
 // A warp's tile: warp w of the block covers rows warp_row * WM .. and columns warp_col * WN ..

@@ -424,8 +424,9 @@ TEST(Mapping12, WholeTilesAreShapesWithoutEdges) {
   EXPECT_FALSE(step12::has_edge_free_instance(0, Layout::tn));
   for (int config = 1; config < step12::kConfigCount; ++config)
     for (Layout layout : kLayouts) EXPECT_FALSE(step12::has_edge_free_instance(config, layout));
-  // Every copy and every result of a shape of whole tiles is inside the matrices: what the
-  // instance without tests takes for granted, checked with the general tests.
+  // Every copy and every result of a shape of whole tiles is inside the matrices, and every pair
+  // of results starts on an even column: what the instance without tests takes for granted,
+  // checked with the general tests.
   for (Layout layout : kLayouts) {
     const GemmShape s{256, 512, 192};
     ASSERT_TRUE(step12::whole_tiles(s, wide));
@@ -442,5 +443,18 @@ TEST(Mapping12, WholeTilesAreShapesWithoutEdges) {
               ASSERT_TRUE(step12::copy_inside(tb, step12::copy_at(tb, block_n, index), sb, wide, kt));
             }
           }
+    for (int block_m = 0; block_m < s.m; block_m += wide.bm)
+      for (int block_n = 0; block_n < s.n; block_n += wide.bn)
+        for (int warp = 0; warp < step12::warps(wide); ++warp)
+          for (int i = 0; i < wide.wm / step12::kMmaM; ++i)
+            for (int j = 0; j < wide.wn / step12::kMmaN; ++j)
+              for (int lane = 0; lane < 32; ++lane)
+                for (int reg = 0; reg < 4; reg += 2) {
+                  const int row = block_m + step12::fragment_row(warp, wide, i) + step12::accumulator_row(lane, reg);
+                  const int col = block_n + step12::fragment_col(warp, wide, j) + step12::accumulator_col(lane, reg);
+                  ASSERT_LT(row, s.m);
+                  ASSERT_LT(col + 1, s.n);
+                  ASSERT_EQ(col % 2, 0);
+                }
   }
 }
