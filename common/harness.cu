@@ -44,15 +44,21 @@ std::string params_text(const Params& params, const Params& defaults) {
 }
 }  // namespace
 
-ShapeResult run_with_params(const GemmShape& s, const Params& params, const Params& run_params,
+ShapeResult run_with_params(const GemmShape& s, const Params& params, const Params& run_params, const void* run_kernel,
                             const std::function<ShapeResult(const Params&)>& run,
-                            const std::function<KernelReport(const Params&)>& report) {
-  if (params == run_params) return run(params);
-  std::printf("  %s runs %s, chosen for this shape (--param fixes the tunables for every shape)\n",
-              shape_text(s).c_str(), params_text(params, run_params).c_str());
+                            const std::function<const void*(const Params&)>& kernel_of,
+                            const std::function<KernelReport(const void*, const Params&)>& report) {
+  const void* kernel = kernel_of ? kernel_of(params) : nullptr;
+  const bool own_params = params != run_params, own_kernel = kernel != run_kernel;
+  if (!own_params && !own_kernel) return run(params);
+  if (own_params)
+    std::printf("  %s runs %s, chosen for this shape (--param fixes the tunables for every shape)\n",
+                shape_text(s).c_str(), params_text(params, run_params).c_str());
+  else
+    std::printf("  %s launches another compiled instance of the kernel, chosen for this shape\n", shape_text(s).c_str());
   ShapeResult result = run(params);
-  result.params = params;
-  if (report) result.kernel = report(params);
+  if (own_params) result.params = params;
+  if (kernel) result.kernel = report(kernel, params);
   return result;
 }
 

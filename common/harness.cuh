@@ -26,11 +26,14 @@ Params params_for(const GemmShape& s, const Options& options, const ParamsForSha
                   const std::function<std::string(const Params&)>& check_params, const std::string& step_name);
 
 // Runs one shape (`run` with `params`). Where those are not the run's (`run_params`, the header
-// line's), it says so in a line above the row and records them and their kernel's report
-// (`report`) in the row, as the results file keeps them.
-ShapeResult run_with_params(const GemmShape& s, const Params& params, const Params& run_params,
+// line's), or where the shape launches another kernel (`kernel_of`: a step may pick a compiled
+// instance by shape) than the one the header line reported (`run_kernel`), it says so in a line
+// above the row and records them and that kernel's report (`report`) in the row, as the results
+// file keeps them.
+ShapeResult run_with_params(const GemmShape& s, const Params& params, const Params& run_params, const void* run_kernel,
                             const std::function<ShapeResult(const Params&)>& run,
-                            const std::function<KernelReport(const Params&)>& report);
+                            const std::function<const void*(const Params&)>& kernel_of,
+                            const std::function<KernelReport(const void*, const Params&)>& report);
 
 // Throws UsageError naming the limit when a launch needs more blocks, threads or shared memory
 // than this GPU has.

@@ -82,10 +82,8 @@ Json to_json(const ShapeResult& shape) {
     json.set("check", check);
   }
   json.set("verdict", to_string(shape.verdict));
-  if (!shape.params.empty()) {
-    json.set("params", params_json(shape.params));
-    if (shape.kernel.known) json.set("kernel", kernel_json(shape.kernel));
-  }
+  if (!shape.params.empty()) json.set("params", params_json(shape.params));
+  if (shape.kernel.known) json.set("kernel", kernel_json(shape.kernel));
   return json;
 }
 

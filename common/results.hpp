@@ -57,8 +57,10 @@ struct ShapeResult {
   ErrorReport error;
   Verdict verdict = Verdict::unchecked;
   // Set only when this shape ran other tunables than the run's `params` (a step that chooses its
-  // configuration by shape): those tunables and their kernel's resource report.
+  // configuration by shape): those tunables.
   std::map<std::string, int> params;
+  // Set only when this shape ran another kernel than the run's report describes (other tunables,
+  // or another compiled instance chosen by shape): that kernel's resource report.
   KernelReport kernel;
 };
 

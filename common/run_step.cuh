@@ -39,9 +39,11 @@ struct StepDescription {
   std::function<LaunchShape(const GemmShape&, const Params&)> launch_shape;
   // Enqueues the computation on `stream`; checks the launch (CUDA_CHECK_LAUNCH).
   std::function<void(const Fp32Problem&, const Params&, cudaStream_t)> launch;
-  // The kernel these params launch (a __global__ function's address), for its resource report:
-  // registers, local memory, shared memory, blocks per SM. Optional.
-  std::function<const void*(const Params&)> kernel;
+  // The kernel this shape launches with these params (a __global__ function's address), for its
+  // resource report: registers, local memory, shared memory, blocks per SM. A step that compiles
+  // instances for kinds of shape (step 10: B and C rows aligned or not) returns the shape's.
+  // Optional.
+  std::function<const void*(const GemmShape&, const Params&)> kernel;
   // Optional: the tunables a shape runs with when the command line sets none (--param fixes them
   // for every shape). A step may choose its configuration by shape, e.g. the block tile that covers
   // the shape in the fewest waves of blocks over the GPU's `sms` multiprocessors.

@@ -241,10 +241,12 @@ int run(int argc, char** argv, const TcStepDescription& step) {
   if (params_for_gpu)
     std::printf("(the default tunables need more shared memory per block than this GPU's %zu bytes; chosen instead: "
                 "the ones above)\n", std::size_t(prop.sharedMemPerBlockOptin));
+  // The header's resource report: the kernel the run's tunables launch for the first shape. A shape
+  // that launches another one reports its own above its row (run_with_params).
+  const void* run_kernel =
+      step.kernel ? step.kernel(shapes.front(), options.params, options.layout, options.dtype, options.out) : nullptr;
   KernelReport kernel;
-  if (step.kernel)
-    kernel = kernel_report(step.kernel(options.params, options.layout, options.dtype, options.out),
-                           step.launch_shape(shapes.front(), options.params), prop);
+  if (run_kernel) kernel = kernel_report(run_kernel, step.launch_shape(shapes.front(), options.params), prop);
   std::printf("%s\n", table_header().c_str());
   std::fflush(stdout);
 
@@ -264,13 +266,13 @@ int run(int argc, char** argv, const TcStepDescription& step) {
   run.seed = options.seed;
   run.kernel = kernel;
   return run_shapes(options, device, shapes, run, [&](const GemmShape& s) {
+    std::function<const void*(const Params&)> kernel_of;
+    if (step.kernel)
+      kernel_of = [&](const Params& params) { return step.kernel(s, params, options.layout, options.dtype, options.out); };
     return run_with_params(
-        s, params_of(s), options.params, [&](const Params& params) { return runner.run(s, params); },
-        [&](const Params& params) {
-          return step.kernel ? kernel_report(step.kernel(params, options.layout, options.dtype, options.out),
-                                             step.launch_shape(s, params), prop)
-                             : KernelReport{};
-        });
+        s, params_of(s), options.params, run_kernel, [&](const Params& params) { return runner.run(s, params); },
+        kernel_of,
+        [&](const void* function, const Params& params) { return kernel_report(function, step.launch_shape(s, params), prop); });
   });
 }
 

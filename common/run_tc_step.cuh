@@ -44,8 +44,10 @@ struct TcStepDescription {
   std::function<std::string(const Params&)> check_params;
   std::function<LaunchShape(const GemmShape&, const Params&)> launch_shape;
   std::function<void(const TcProblem&, const Params&, cudaStream_t)> launch;
-  // The kernel these params and types launch, for the resource report.
-  std::function<const void*(const Params&, Layout, InputType, OutputType)> kernel;
+  // The kernel this shape launches with these params and types, for the resource report (a step
+  // that compiles instances for kinds of shape, as step 12 for shapes of whole tiles, returns the
+  // shape's).
+  std::function<const void*(const GemmShape&, const Params&, Layout, InputType, OutputType)> kernel;
   // Optional: the tunables to run with when the command line sets none (--param fixes them), given
   // the defaults and the shared memory one block may have on this GPU (its opt-in limit), e.g. a
   // smaller configuration where the default's stages do not fit.

@@ -14,7 +14,7 @@ import os
 import subprocess
 import sys
 
-from step_json import run_with_json, verdict
+from step_json import passed_rows, run_with_json, verdict
 
 
 def as_params(text):
@@ -39,17 +39,10 @@ def main():
     run, sms = document["runs"][0], document["device"]["sms"]
     defaults = as_params(subprocess.run([model_predict, "--defaults", name], capture_output=True, text=True,
                                         check=True).stdout)
-    rows = {f"{row['m']}x{row['n']}x{row['k']}": row for row in run["shapes"]}
     problems, chosen_here = [], []
-    for shape in shapes:
+    for shape, row in passed_rows(run, shapes, problems):
         expected = as_params(subprocess.run([model_predict, "--step", name, "--shape", shape, "--sms", str(sms),
                                              "--run-params"], capture_output=True, text=True, check=True).stdout)
-        row = rows.get(shape)
-        if row is None:
-            problems.append(f"{shape}: no row in the results file")
-            continue
-        if row.get("verdict") != "PASS":
-            problems.append(f"{shape}: verdict {row.get('verdict')}")
         ran = dict(run["params"], **row.get("params", {}))
         if {key: ran.get(key) for key in expected} != expected:
             problems.append(f"{shape}: ran {ran}, the mapping chooses {expected} on {sms} SMs")

@@ -1,5 +1,5 @@
 """Runs a step program with --json into a temporary file, for the GPU tests that check what a run
-wrote (check_tf32_reference.py, check_params_by_shape.py)."""
+wrote (check_tf32_reference.py, check_params_by_shape.py, check_kernel_by_shape.py)."""
 import json
 import os
 import subprocess
@@ -21,6 +21,20 @@ def run_with_json(command):
             return 1, done, None
         with open(out, encoding="utf-8") as handle:
             return None, done, json.load(handle)
+
+
+def passed_rows(run, shapes, problems):
+    """Yields (shape, row) for each shape ("MxNxK") that has a row in `run`, after adding to
+    `problems` each shape without a row or whose check did not pass."""
+    rows = {f"{row['m']}x{row['n']}x{row['k']}": row for row in run["shapes"]}
+    for shape in shapes:
+        row = rows.get(shape)
+        if row is None:
+            problems.append(f"{shape}: no row in the results file")
+            continue
+        if row.get("verdict") != "PASS":
+            problems.append(f"{shape}: verdict {row.get('verdict')}")
+        yield shape, row
 
 
 def verdict(problems, summary):

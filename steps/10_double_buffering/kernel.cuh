@@ -358,8 +358,11 @@ inline const void* kernel_for(const gemm::Params& params, bool wide_bc, bool spl
   return function;
 }
 
-// For the resource report: the kernel of the aligned case (N % 4 == 0).
-inline const void* kernel_for(const gemm::Params& params) { return kernel_for(params, true); }
+// For the resource report: the kernel of this shape's whole tiles, the aligned instance where B's
+// and C's rows allow it (vector_bc). A shape whose schedule splits tiles launches split_sgemm too.
+inline const void* kernel_for(const GemmShape& shape, const gemm::Params& params) {
+  return kernel_for(params, vector_bc(shape));
+}
 
 // The split tiles' workspace, per device, grown to the largest schedule seen and kept for the
 // program's life. The arrival counters start at zero and every launch leaves them at zero (the last

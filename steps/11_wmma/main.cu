@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
     return step11::launch_shape(shape, step11::config_from(params));
   };
   step.launch = step11::launch;
-  step.kernel = step11::kernel_for;
+  step.kernel = [](const gemm::GemmShape&, const gemm::Params& params, gemm::Layout layout, gemm::InputType dtype,
+                   gemm::OutputType out) { return step11::kernel_for(params, layout, dtype, out); };
   return gemm::run_tc_step(argc, argv, step);
 }

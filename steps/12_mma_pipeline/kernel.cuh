@@ -346,13 +346,15 @@ void with_kernel(gemm::Layout layout, gemm::InputType dtype, gemm::OutputType ou
       });
 }
 
-// The general kernel for these params and types (for the resource report), allowed the dynamic
-// shared memory its stages need (above 48 KB a kernel must opt in); set once per instance, not in
-// front of every timed launch.
-inline const void* kernel_for(const gemm::Params& params, gemm::Layout layout, gemm::InputType dtype,
-                              gemm::OutputType out) {
+// The kernel this shape launches with these params and types (for the resource report: the
+// instance without bounds tests where `launch` takes it), allowed the dynamic shared memory its
+// stages need (above 48 KB a kernel must opt in); set once per instance, not in front of every
+// timed launch.
+inline const void* kernel_for(const GemmShape& shape, const gemm::Params& params, gemm::Layout layout,
+                              gemm::InputType dtype, gemm::OutputType out) {
   const void* function = nullptr;
-  with_kernel(layout, dtype, out, params, false, [&](auto kernel) { function = reinterpret_cast<const void*>(kernel); });
+  with_kernel(layout, dtype, out, params, whole_tiles(shape, config_from(params)),
+              [&](auto kernel) { function = reinterpret_cast<const void*>(kernel); });
   gemm::allow_dynamic_shared(function, shared_bytes(config_from(params)));
   return function;
 }

@@ -98,6 +98,23 @@ TEST(Results, ShapeWithItsOwnTunablesRecordsThem) {
     EXPECT_NE(text.find(needle), std::string::npos) << needle << " in " << text;
 }
 
+TEST(Results, ShapeWithItsOwnInstanceRecordsOnlyItsKernel) {
+  // Same tunables as the run, another compiled instance (e.g. step 12 at a shape of whole tiles).
+  gemm::ShapeResult shape;
+  shape.m = shape.n = shape.k = 8;
+  shape.kernel.known = true;
+  shape.kernel.registers = 250;
+  const std::string text = gemm::to_json(shape).dump();
+  EXPECT_NE(text.find(R"("registers": 250)"), std::string::npos) << text;
+  EXPECT_EQ(text.find(R"("params")"), std::string::npos) << text;
+}
+
+TEST(Results, ShapeOfTheRunsKernelRecordsNoKernel) {
+  gemm::ShapeResult shape;
+  shape.m = shape.n = shape.k = 8;
+  EXPECT_EQ(gemm::to_json(shape).dump().find(R"("kernel")"), std::string::npos);
+}
+
 TEST(Results, Tf32ReferenceOnlyWhereTimed) {
   gemm::StepRun run;
   run.step = "10_double_buffering";
