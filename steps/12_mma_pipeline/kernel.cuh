@@ -207,16 +207,17 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
       for (int r = 0; r < 4; ++r) acc[i][j][r] = 0.0f;
 
   // Fragments of one k-step (16 k's); two sets, so that the next step's ldmatrix overlap this
-  // step's mma.
+  // step's mma. A step's loads are numbered A's first, then B's (each B load is a pair of n8 tiles).
   struct Fragments {
     std::uint32_t a[kFragRows][4], b[kFragCols / 2][4];
   };
+  constexpr int kFragmentLoads = kFragRows + kFragCols / 2;
   Fragments frags[2];
-  auto load_fragments = [&](Fragments& f, std::uint32_t tile, int k) {  // k: the step's first k in the tile
-#pragma unroll
-    for (int i = 0; i < kFragRows; ++i) ldmatrix_x4<!kA.k_major>(f.a[i], tile + a_fragment_offset(i, k));
-#pragma unroll
-    for (int j = 0; j < kFragCols / 2; ++j) ldmatrix_x4<!kB.k_major>(f.b[j], tile + b_fragment_offset(j, k));
+  auto load_fragment = [&](Fragments& f, std::uint32_t tile, int k, int load) {  // k: the step's first k in the tile
+    if (load < kFragRows)
+      ldmatrix_x4<!kA.k_major>(f.a[load], tile + a_fragment_offset(load, k));
+    else
+      ldmatrix_x4<!kB.k_major>(f.b[load - kFragRows], tile + b_fragment_offset(load - kFragRows, k));
   };
 
   const int tiles = k_tiles(shape, cfg);
@@ -231,7 +232,8 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
   cp_async_wait<cfg.stages - 2>();  // k-tile 0 has landed
   __syncthreads();
   int read_stage = 0, write_stage = cfg.stages - 1;
-  load_fragments(frags[0], stage0, 0);
+#pragma unroll
+  for (int load = 0; load < kFragmentLoads; ++load) load_fragment(frags[0], stage0, 0, load);
 
   // One k-step's mma, columns [first, last) of the warp tile, column by column: each n8 column of
   // B meets the A fragments down, the next one up, so that every mma shares an operand with the
@@ -262,20 +264,30 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
         write_stage = read_stage;
         read_stage = read_stage + 1 == cfg.stages ? 0 : read_stage + 1;
       }
-      // The next step's fragments (the first of the next k-tile after the last step) ...
-      if (!last_step)
-        load_fragments(frags[(kk + 1) % 2], stage0 + std::uint32_t(read_stage) * kStageBytes, (kk + 1) * kMmaK);
-      else if (kt + 1 < tiles) load_fragments(frags[(kk + 1) % 2], stage0 + std::uint32_t(read_stage) * kStageBytes, 0);
-      // ... while this step's multiply. In the last step the copies of k-tile kt + STAGES - 1 go
-      // out halfway through the mma, with half of them already issued, not in front of them all
-      // (performance log, version 27).
+      // The next step's fragments (the first of the next k-tile after the last step) while this
+      // step's multiply, column by column: before each of the first half of the columns, an equal
+      // share of the loads, A's first (the next step's first column needs them all), rather than
+      // all of them in front of the first column (performance log, version 33). In the last step
+      // the copies of k-tile kt + STAGES - 1 go out halfway through the mma, with half of them
+      // already issued, not in front of them all (version 27).
+      constexpr int kLoadColumns = kFragCols / 2;
+      const bool load_next = !last_step || kt + 1 < tiles;
+      const std::uint32_t next_tile = stage0 + std::uint32_t(read_stage) * kStageBytes;
+      const int next_k = last_step ? 0 : (kk + 1) * kMmaK;
       const Fragments& f = frags[kk % 2];
-      multiply(f, 0, kFragCols / 2);
-      if (last_step) {
-        if (kt + cfg.stages - 1 < tiles) load_stage(refill_stage, kt + cfg.stages - 1);
-        cp_async_commit();
+#pragma unroll
+      for (int j = 0; j < kFragCols; ++j) {
+        if (load_next && j < kLoadColumns) {
+#pragma unroll
+          for (int load = j * kFragmentLoads / kLoadColumns; load < (j + 1) * kFragmentLoads / kLoadColumns; ++load)
+            load_fragment(frags[(kk + 1) % 2], next_tile, next_k, load);
+        }
+        if (last_step && j == kFragCols / 2) {
+          if (kt + cfg.stages - 1 < tiles) load_stage(refill_stage, kt + cfg.stages - 1);
+          cp_async_commit();
+        }
+        multiply(f, j, j + 1);
       }
-      multiply(f, kFragCols / 2, kFragCols);
     }
   }
   cp_async_wait<0>();  // no copy may still be writing shared memory when the block exits
