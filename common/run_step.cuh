@@ -50,6 +50,13 @@ struct StepDescription {
   ParamsForShape params_for_shape;
 };
 
+// For a step whose kernel does not depend on the shape: `kernel_for(params, ...)` as the
+// description's `kernel` (StepDescription's or TcStepDescription's), which also passes the shape.
+template <typename KernelFor>
+auto same_kernel_for_every_shape(KernelFor kernel_for) {
+  return [kernel_for](const GemmShape&, const auto&... params_and_types) { return kernel_for(params_and_types...); };
+}
+
 // The default shapes when none are given: 1024, 2048, 4096 square.
 std::vector<GemmShape> default_shapes();
 

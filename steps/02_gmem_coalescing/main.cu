@@ -8,6 +8,8 @@ int main(int argc, char** argv) {
   step.min_cc = 75;
   step.launch_shape = [](const gemm::GemmShape& shape, const gemm::Params&) { return step02::launch_shape(shape); };
   step.launch = step02::launch;
-  step.kernel = [](const gemm::GemmShape&, const gemm::Params&) { return reinterpret_cast<const void*>(step02::coalesced_sgemm); };
+  step.kernel = [](const gemm::GemmShape&, const gemm::Params&) {
+    return reinterpret_cast<const void*>(step02::coalesced_sgemm);
+  };
   return gemm::run_step(argc, argv, step);
 }

@@ -32,6 +32,8 @@ int main(int argc, char** argv) {
     chosen["SPLIT"] = defaults.at("SPLIT");
     return chosen;
   };
-  step.kernel = [](const gemm::GemmShape& shape, const gemm::Params& params) { return step10::kernel_for(shape, params); };
+  step.kernel = [](const gemm::GemmShape& shape, const gemm::Params& params) {
+    return step10::kernel_for(shape, params);
+  };
   return gemm::run_step(argc, argv, step);
 }

@@ -20,7 +20,6 @@ int main(int argc, char** argv) {
     return step11::launch_shape(shape, step11::config_from(params));
   };
   step.launch = step11::launch;
-  step.kernel = [](const gemm::GemmShape&, const gemm::Params& params, gemm::Layout layout, gemm::InputType dtype,
-                   gemm::OutputType out) { return step11::kernel_for(params, layout, dtype, out); };
+  step.kernel = gemm::same_kernel_for_every_shape(step11::kernel_for);
   return gemm::run_tc_step(argc, argv, step);
 }

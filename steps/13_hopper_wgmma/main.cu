@@ -25,8 +25,7 @@ int main(int argc, char** argv) {
     return step13::launch_shape(shape, cfg, step13::resident_blocks(cfg));
   };
   step.launch = step13::launch;
-  step.kernel = [](const gemm::GemmShape&, const gemm::Params& params, gemm::Layout layout, gemm::InputType dtype,
-                   gemm::OutputType out) { return step13::kernel_for(params, layout, dtype, out); };
+  step.kernel = gemm::same_kernel_for_every_shape(step13::kernel_for);
   // Without --param, the tile is chosen by shape: 128 x 128 or 128 x 64 where the default's tiles
   // would fill a single round on a fraction of the SMs (mapping.hpp, config_for_shape).
   step.params_for_shape = [](const gemm::GemmShape& shape, gemm::Layout layout, const gemm::Params&, int sms) {
