@@ -16,7 +16,7 @@ endfunction()
 # TENSOR_CORE marks an f16/bf16 step (run_tc_step); ALIGNED_ROWS one of those that copies whole
 # 16-byte chunks of the stored rows (cp.async, TMA) and so refuses rows that do not start on 16
 # bytes: its tests use shapes whose stored rows are multiples of 8 in NN and TN.
-# CUDA_ARCHITECTURES overrides the build's list for this step (step 13: 90a).
+# CUDA_ARCHITECTURES overrides the build's list for this step (step 15: 90a).
 function(gemm_add_step name)
   cmake_parse_arguments(STEP "DEMO;TENSOR_CORE;ALIGNED_ROWS" "" "SOURCES;CUDA_ARCHITECTURES" ${ARGN})
   if(NOT STEP_SOURCES)

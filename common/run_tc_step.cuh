@@ -1,4 +1,4 @@
-// run_tc_step: the whole program of a tensor-core step (steps 11-13), the counterpart of run_step
+// run_tc_step: the whole program of a tensor-core step (steps 12-15), the counterpart of run_step
 // for f16/bf16 inputs with f32 accumulation. Per shape: seeded inputs rounded to the input type and
 // stored in the chosen layout, one checked launch (C poisoned with NaN when beta == 0, guard zones
 // around C), a reference on the same rounded inputs (CPU fp64 for small problems, cuBLAS with f32
@@ -45,7 +45,7 @@ struct TcStepDescription {
   std::function<LaunchShape(const GemmShape&, const Params&)> launch_shape;
   std::function<void(const TcProblem&, const Params&, cudaStream_t)> launch;
   // The kernel this shape launches with these params and types, for the resource report (a step
-  // that compiles instances for kinds of shape, as step 12 for shapes of whole tiles, returns the
+  // that compiles instances for kinds of shape, as step 14 for shapes of whole tiles, returns the
   // shape's).
   std::function<const void*(const GemmShape&, const Params&, Layout, InputType, OutputType)> kernel;
   // Optional: the tunables to run with when the command line sets none (--param fixes them), given

@@ -17,10 +17,10 @@
 #include "07_2d_blocktiling/mapping.hpp"
 #include "08_vectorized/mapping.hpp"
 #include "09_warptiling/mapping.hpp"
-#include "10_double_buffering/mapping.hpp"
-#include "11_wmma/mapping.hpp"
-#include "12_mma_pipeline/mapping.hpp"
-#include "13_hopper_wgmma/mapping.hpp"
+#include "11_split_k_tail/mapping.hpp"
+#include "12_wmma/mapping.hpp"
+#include "14_mma_ldmatrix/mapping.hpp"
+#include "15_hopper_wgmma/mapping.hpp"
 #include "trace.hpp"
 
 namespace gemm {
@@ -43,7 +43,7 @@ struct TracedProgram {
   bool tensor_core = false;
   std::function<std::string(const GemmShape&, Layout)> shape_rule = {};
   // What a trace's iteration counts, as the viewer labels it ("k-tile 3"): a k-tile from step 05
-  // on, a single k in steps 01-02 ("k = 3"), a repetition in the bank demos, a tile in step 13.
+  // on, a single k in steps 01-02 ("k = 3"), a repetition in the bank demos, a tile in step 15.
   std::string iteration_unit = "k-tile";
   // For the viewer, where a program has them: which warps issue no memory instructions of their
   // own, and who writes C when no thread does.
@@ -115,37 +115,37 @@ inline std::vector<TracedProgram> traced_programs() {
                   [](const TraceProblem& p) { return step09::launch_shape(p.shape, step09::config_from(p.params)); },
                   step09::trace_warp, params09(d09)});
   for (const step09::Config& c : step09::kConfigs) list.back().configs.push_back(params09(c));
-  list.push_back({"10_double_buffering", "", "pipelined_sgemm", true,
-                  [](const TraceProblem& p) { return step10::launch_shape(p.shape, step10::config_from(p.params)); },
-                  step10::trace_warp, step10::to_params(step10::kConfigs[0])});
-  for (const step10::Config& c : step10::kConfigs) list.back().configs.push_back(step10::to_params(c));
+  list.push_back({"11_split_k_tail", "", "pipelined_sgemm", true,
+                  [](const TraceProblem& p) { return step11::launch_shape(p.shape, step11::config_from(p.params)); },
+                  step11::trace_warp, step11::to_params(step11::kConfigs[0])});
+  for (const step11::Config& c : step11::kConfigs) list.back().configs.push_back(step11::to_params(c));
   list.back().params_for_shape = [](const GemmShape& shape, Layout, int sms) {
-    return step10::to_params(step10::config_for_shape(shape, sms));
+    return step11::to_params(step11::config_for_shape(shape, sms));
   };
-  const auto params11 = [](const step11::Config& c) {
+  const auto params11 = [](const step12::Config& c) {
     return std::map<std::string, int>{{"BM", c.bm}, {"BN", c.bn}, {"BK", c.bk}, {"WM", c.wm}, {"WN", c.wn}};
   };
-  list.push_back({"11_wmma", "", "wmma_gemm", true,
-                  [](const TraceProblem& p) { return step11::launch_shape(p.shape, step11::config_from(p.params)); },
-                  step11::trace_warp, params11(step11::kConfigs[0])});
-  for (const step11::Config& c : step11::kConfigs) list.back().configs.push_back(params11(c));
+  list.push_back({"12_wmma", "", "wmma_gemm", true,
+                  [](const TraceProblem& p) { return step12::launch_shape(p.shape, step12::config_from(p.params)); },
+                  step12::trace_warp, params11(step12::kConfigs[0])});
+  for (const step12::Config& c : step12::kConfigs) list.back().configs.push_back(params11(c));
   list.back().tensor_core = true;
   list.back().shape_rule = tc_shape_rule;
-  list.push_back({"12_mma_pipeline", "", "mma_pipeline_gemm", true,
-                  [](const TraceProblem& p) { return step12::launch_shape(p.shape, step12::config_from(p.params)); },
-                  step12::trace_warp, step12::to_params(step12::kConfigs[0])});
-  for (const step12::Config& c : step12::kConfigs) list.back().configs.push_back(step12::to_params(c));
+  list.push_back({"14_mma_ldmatrix", "", "mma_pipeline_gemm", true,
+                  [](const TraceProblem& p) { return step14::launch_shape(p.shape, step14::config_from(p.params)); },
+                  step14::trace_warp, step14::to_params(step14::kConfigs[0])});
+  for (const step14::Config& c : step14::kConfigs) list.back().configs.push_back(step14::to_params(c));
   list.back().params_for_shape = [](const GemmShape& shape, Layout, int sms) {
-    return step12::to_params(step12::config_for_shape(shape, sms));
+    return step14::to_params(step14::config_for_shape(shape, sms));
   };
   list.back().tensor_core = true;
   list.back().shape_rule = tc_aligned_rows_rule;
-  list.push_back({"13_hopper_wgmma", "", "hopper_gemm", true,
-                  [](const TraceProblem& p) { return step13::trace_launch_shape(p, step13::config_from(p.params)); },
-                  step13::trace_warp, step13::to_params(step13::kConfigs[0])});
-  for (const step13::Config& c : step13::kConfigs) list.back().configs.push_back(step13::to_params(c));
+  list.push_back({"15_hopper_wgmma", "", "hopper_gemm", true,
+                  [](const TraceProblem& p) { return step15::trace_launch_shape(p, step15::config_from(p.params)); },
+                  step15::trace_warp, step15::to_params(step15::kConfigs[0])});
+  for (const step15::Config& c : step15::kConfigs) list.back().configs.push_back(step15::to_params(c));
   list.back().params_for_shape = [](const GemmShape& shape, Layout layout, int sms) {
-    return step13::to_params(step13::config_for_shape(shape, layout, sms));
+    return step15::to_params(step15::config_for_shape(shape, layout, sms));
   };
   list.back().tensor_core = true;
   list.back().shape_rule = tc_aligned_rows_rule;

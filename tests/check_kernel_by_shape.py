@@ -3,12 +3,12 @@
 but not timed, with --json and the arguments given (--defaults, so that every shape runs the same
 tunables, and a layout), and checks that the resource report follows the compiled instance each
 shape launched. The run's report is the first shape's kernel; a shape marked `:own` launches another
-instance of the kernel (step 10: B's and C's rows not 16-byte aligned; step 12: a shape of whole
+instance of the kernel (step 11: B's and C's rows not 16-byte aligned; step 14: a shape of whole
 tiles or not), so its row must record that kernel's report, without tunables of its own, and a line
 above the row must say so; an unmarked shape must record neither. Every shape must pass its check.
 Exit 77 when the step finds no GPU it can run on (CTest: skipped).
 
-    tests/check_kernel_by_shape.py build/bin/12_mma_pipeline --defaults --layout nn -- 4096x4096x72 4096x4096x64:own
+    tests/check_kernel_by_shape.py build/bin/14_mma_ldmatrix --defaults --layout nn -- 4096x4096x72 4096x4096x64:own
 """
 import os
 import sys

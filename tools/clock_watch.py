@@ -6,7 +6,7 @@ Why: an H100 under back-to-back tensor-core launches reaches its power limit alm
 the driver then lowers the SM clock; the medians of a long run are the capped card's (see
 docs/measuring.md). This shows it for any run:
 
-    tools/clock_watch.py -- build/bin/12_mma_pipeline --size 8192 --reps 200 --no-check
+    tools/clock_watch.py -- build/bin/14_mma_ldmatrix --size 8192 --reps 200 --no-check
 
 nvidia-smi refreshes its readings about every 100 ms whatever the sampling interval, so a run of a
 few launches may show no sample under load. Exit code: the command's own; 2 for bad usage (a
@@ -178,7 +178,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
     if not command:
-        print("clock_watch: no command: give one after --, e.g. clock_watch.py -- build/bin/12_mma_pipeline "
+        print("clock_watch: no command: give one after --, e.g. clock_watch.py -- build/bin/14_mma_ldmatrix "
               "--size 8192 --reps 200", file=sys.stderr)
         return EXIT_USAGE
     if args.interval_ms < 1:

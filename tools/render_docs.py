@@ -9,7 +9,7 @@ A table lives between two markers; everything between them is generated:
     <!-- speedup-table base=01_naive step=02_gmem_coalescing -->
     <!-- end speedup-table -->
 
-    <!-- tf32-table step=10_double_buffering -->    (the step, cuBLAS in fp32 and cuBLAS in TF32)
+    <!-- tf32-table step=11_split_k_tail -->    (the step, cuBLAS in fp32 and cuBLAS in TF32)
     <!-- end tf32-table -->
 
 Optional attributes: gpu=<results file name without .json> (default: every results file that has

@@ -158,18 +158,18 @@ class DocCommandsTest(unittest.TestCase):
     def test_commands_come_from_sh_blocks_without_transcripts(self):
         with tempfile.TemporaryDirectory() as docs:
             with open(os.path.join(docs, "12-x.md"), "w", encoding="utf-8") as handle:
-                handle.write("build/bin/12_mma_pipeline --size 8    # prose, not a block\n"
+                handle.write("build/bin/14_mma_ldmatrix --size 8    # prose, not a block\n"
                              "```sh\n"
-                             "build/bin/12_mma_pipeline --param BK=32 --layout tn   # a comment\n"
-                             "$ build/bin/12_mma_pipeline --shapes 16x33x16\n"
+                             "build/bin/14_mma_ldmatrix --param BK=32 --layout tn   # a comment\n"
+                             "$ build/bin/14_mma_ldmatrix --shapes 16x33x16\n"
                              "build/bin/gemm_viewer --help\n"
-                             "tools/clock_watch.py --interval-ms 10 -- build/bin/13_hopper_wgmma --size 8192\n"
+                             "tools/clock_watch.py --interval-ms 10 -- build/bin/15_hopper_wgmma --size 8192\n"
                              "```\n"
                              "```\nbuild/bin/01_naive\n```\n")
             found = check_doc_commands.doc_commands(docs)
         self.assertEqual([(program, arguments) for _, _, program, arguments in found],
-                         [("12_mma_pipeline", ["--param", "BK=32", "--layout", "tn"]),
-                          ("13_hopper_wgmma", ["--size", "8192"])])
+                         [("14_mma_ldmatrix", ["--param", "BK=32", "--layout", "tn"]),
+                          ("15_hopper_wgmma", ["--size", "8192"])])
         self.assertEqual(found[0][1], 3)
 
 
@@ -182,13 +182,13 @@ class ProfilerTest(unittest.TestCase):
         return path
 
     def test_a_program_this_gpu_cannot_run_is_skipped_not_an_error(self):
-        # Exit 77 (no suitable GPU: step 13 on a GPU other than compute capability 9.0) is its own
+        # Exit 77 (no suitable GPU: step 15 on a GPU other than compute capability 9.0) is its own
         # exception, which the tool records as skipped; any other failure stays an error.
         with tempfile.TemporaryDirectory() as folder:
             with self.assertRaises(check_model_ncu.NoSuitableGpu):
-                check_model_ncu.measure(self.fake_ncu(folder, 77), ["build/bin/13_hopper_wgmma"], "hopper_gemm")
+                check_model_ncu.measure(self.fake_ncu(folder, 77), ["build/bin/15_hopper_wgmma"], "hopper_gemm")
             with self.assertRaises(RuntimeError):
-                check_model_ncu.measure(self.fake_ncu(folder, 3), ["build/bin/13_hopper_wgmma"], "hopper_gemm")
+                check_model_ncu.measure(self.fake_ncu(folder, 3), ["build/bin/15_hopper_wgmma"], "hopper_gemm")
 
     def test_a_folder_without_comparison_files_is_an_error_not_a_pass(self):
         # --check-shipped must not pass when there is nothing to check.

@@ -69,7 +69,7 @@ const char* kUsage =
     "  --sms N              the GPU's SMs, for a step that picks its tile by shape when no --param is\n"
     "                       given, as the program does (default: the first results file's GPU)\n"
     "  --block X,Y          the block of the selected warp (default 0,0); --warp W (default: the block's\n"
-    "                       first warp with memory instructions, 0 but in step 13)\n"
+    "                       first warp with memory instructions, 0 but in step 15)\n"
     "  --iteration I        the loop iteration shown (default: the first); --instruction J (its J-th)\n"
     "  --colour block|warp|thread   how the thread map is coloured (default thread)\n"
     "  --perf fp32|tensor   the performance panel's runs: fp32 steps or tensor-core steps (default fp32)\n"
@@ -276,7 +276,7 @@ struct App {
     map_dirty = trace_dirty = true;
     iteration_index = instruction_index = 0;
     fit_shape();
-    warp = first_traced_warp(current(), problem(), block);  // step 13: its first consumer warp
+    warp = first_traced_warp(current(), problem(), block);  // step 15: its first consumer warp
   }
   // A step with a shape rule (the tensor-core steps: K and the stored rows multiples of 8) is shown
   // only for shapes its program takes: M, N and K rounded up to multiples of 8, with the rule said.
@@ -1036,7 +1036,7 @@ int main(int argc, char** argv) {
     const auto& configs = app.current().configs;
     const TraceProblem p = app.problem();
     if (!configs.empty()) {
-      // A key the traces do not know (e.g. step 10's SPLIT, a choice of launches: the viewer draws
+      // A key the traces do not know (e.g. step 11's SPLIT, a choice of launches: the viewer draws
       // whole tiles) is named as such, not reported as an uncompiled combination.
       std::string known;
       for (const auto& [key, value] : configs.front()) known += (known.empty() ? "" : ", ") + key;

@@ -209,7 +209,7 @@ OperandGrid operand_grid(Operand operand, const TracedProgram& program, const Tr
     case Operand::smem_A:
     case Operand::smem_B:
     case Operand::tile: {
-      // As many 32-word rows as the trace reaches, whichever shared operand it is (step 10 keeps A
+      // As many 32-word rows as the trace reaches, whichever shared operand it is (step 11 keeps A
       // and B in one buffer), so that banks line up in columns.
       long long words = 1;
       for (const auto& i : trace.instructions)

@@ -53,7 +53,7 @@ struct OwnerMap {
   static constexpr std::uint32_t kNone = 0xffffffffu;
   Owner at(int row, int col) const;
   Rgba colour(int row, int col, ColourBy by) const;
-  // Whether any thread stores an element (step 13 with the copy engine storing C: none does).
+  // Whether any thread stores an element (step 15 with the copy engine storing C: none does).
   bool any_owned() const;
 };
 OwnerMap owner_map(const TracedProgram& program, const TraceProblem& problem);
@@ -70,7 +70,7 @@ struct WarpTrace {
   std::vector<int> at_iteration(int iteration) const;
 };
 WarpTrace warp_trace(const TracedProgram& program, const TraceProblem& problem, const Dim3& block, int warp);
-// The first warp of the block that issues a memory instruction (0 if none does): in step 13 the
+// The first warp of the block that issues a memory instruction (0 if none does): in step 15 the
 // producer warps 0-3 issue none.
 int first_traced_warp(const TracedProgram& program, const TraceProblem& problem, const Dim3& block);
 
@@ -116,7 +116,7 @@ struct ResultRun {
   std::string step, variant, commit, date;
   std::string dtype = "f32", layout = "nn", out = "f32";  // tensor-core runs: their types and layout
   bool tensor_core() const { return dtype != "f32"; }
-  std::string label() const;        // "09_warptiling" or "11_wmma NT bf16->f32"
+  std::string label() const;        // "09_warptiling" or "12_wmma NT bf16->f32"
   std::string types_label() const;  // "" or "NT bf16->f32"
   std::vector<ResultPoint> points;
 };

@@ -1,4 +1,4 @@
-// A linear layer's forward pass and both gradients with a tensor-core step's three layouts (step 11,
+// A linear layer's forward pass and both gradients with a tensor-core step's three layouts (step 12,
 // 12 or 13, the first argument), the job they are built for: Y = X W (NN), dX = dY W^T (NT: W read transposed), dW = X^T dY (TN: X
 // read transposed). Each product is computed by the step on the same device buffers a training
 // step would use (no copies, no explicit transposes) and compared with cublasGemmEx on the same
@@ -54,9 +54,9 @@ std::vector<float> transpose(const Matrix& m) {
 using linear_layer::Step;
 
 Step step_named(const std::string& name) {
-  if (name == "11") return linear_layer::step11();
-  if (name == "12") return linear_layer::step12();
-  if (name == "13") return linear_layer::step13();
+  if (name == "11") return linear_layer::step12();
+  if (name == "12") return linear_layer::step14();
+  if (name == "13") return linear_layer::step15();
   throw gemm::UsageError("unknown step '" + name + "': use 11, 12 or 13 (usage: linear_layer_test STEP f16|bf16)");
 }
 

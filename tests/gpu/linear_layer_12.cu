@@ -1,13 +1,9 @@
 // Step 12 for the linear-layer test (linear_layer_step.hpp).
-#include "12_mma_pipeline/kernel.cuh"
-#include "gpu.cuh"
+#include "12_wmma/kernel.cuh"
 #include "linear_layer_step.hpp"
 
 linear_layer::Step linear_layer::step12() {
-  // The configuration the step's own program runs with on this GPU: the default where its shared
-  // memory fits, else the first that does (config_for_gpu).
-  return {"12_mma_pipeline", 80, 0, [](const gemm::TcProblem& p, cudaStream_t s) {
-            const gemm::Params params = step12::to_params(step12::config_for_gpu(gemm::current_gpu().shared_per_block));
-            step12::launch(p, params, s);
-          }};
+  const step12::Config c = step12::kConfigs[0];
+  const gemm::Params params{{"BM", c.bm}, {"BN", c.bn}, {"BK", c.bk}, {"WM", c.wm}, {"WN", c.wn}};
+  return {"12_wmma", 75, 0, [params](const gemm::TcProblem& p, cudaStream_t s) { step12::launch(p, params, s); }};
 }

@@ -1,5 +1,5 @@
 // The tensor-core step a linear-layer test runs, in the configuration its program runs by default. Each step's
-// kernels are compiled in a file of their own (linear_layer_11.cu, _12.cu, _13.cu), for the
+// kernels are compiled in a file of their own (linear_layer_12.cu, _12.cu, _13.cu), for the
 // architectures that step is built for, so that the three compile in parallel.
 #pragma once
 
@@ -18,8 +18,8 @@ struct Step {
   std::function<void(const gemm::TcProblem&, cudaStream_t)> launch;
 };
 
-Step step11();
 Step step12();
-Step step13();
+Step step14();
+Step step15();
 
 }  // namespace linear_layer

@@ -1,8 +1,8 @@
-// Step 10 cuts the tiles of a partial last wave along k, and a split tile is summed by whichever of
+// Step 11 cuts the tiles of a partial last wave along k, and a split tile is summed by whichever of
 // its sharers finishes last: a different block from one launch to the next, and on one of two
 // paths (kernel.cuh, add_up_split_tile: the first sharer may keep its partial sums in registers).
 // The result must not depend on either: the last block adds the partial sums up in block order.
-// This test launches step 10 many times on the same inputs, at shapes whose tiles it splits on this
+// This test launches step 11 many times on the same inputs, at shapes whose tiles it splits on this
 // GPU, and requires every C to be the same to the bit as the first launch's, and the first to agree
 // with a CPU reference where the shape is small enough to compute one.
 // Exit codes: 0 repeatable, 1 a launch differed or was wrong, 2 usage (it takes no arguments),
@@ -11,7 +11,7 @@
 #include <cstring>
 #include <vector>
 
-#include "10_double_buffering/kernel.cuh"
+#include "11_split_k_tail/kernel.cuh"
 #include "cpu_gemm.hpp"
 #include "device_buffer.cuh"
 #include "exit_codes.hpp"
@@ -43,7 +43,7 @@ bool repeatable(const gemm::GemmShape& shape, const gemm::Params& params, cudaSt
   int differing = 0;
   for (int launch = 0; launch < kLaunches; ++launch) {
     c_device.upload(c_before);
-    step10::launch(problem, params, stream);
+    step11::launch(problem, params, stream);
     CUDA_CHECK(cudaStreamSynchronize(stream));
     c_device.download(launch == 0 ? first.data() : again.data(), c_count);
     if (launch > 0 && std::memcmp(first.data(), again.data(), c_count * sizeof(float)) != 0) ++differing;
@@ -63,18 +63,18 @@ bool repeatable(const gemm::GemmShape& shape, const gemm::Params& params, cudaSt
 }
 
 int run() {
-  const gemm::DeviceInfo device = gemm::select_device(0, 80, "split_repeatable (step 10)");
-  gemm::Params params = step10::to_params(step10::kConfigs[0]);
+  const gemm::DeviceInfo device = gemm::select_device(0, 80, "split_repeatable (step 11)");
+  gemm::Params params = step11::to_params(step11::kConfigs[0]);
   params["SPLIT"] = 1;
-  const step10::Config cfg = step10::config_from(params);
+  const step11::Config cfg = step11::config_from(params);
   const int sms = gemm::current_gpu().sms;
-  std::printf("step 10, split tiles summed in block order, on %s (%d SMs)\n", device.name.c_str(), sms);
+  std::printf("step 11, split tiles summed in block order, on %s (%d SMs)\n", device.name.c_str(), sms);
   const gemm::CudaStream stream;
   bool ok = true;
   int split_shapes = 0;
   for (const gemm::GemmShape& shape : {gemm::GemmShape{130, 260, 33}, gemm::GemmShape{520, 1000, 100},
                                        gemm::GemmShape{1024, 1024, 1024}, gemm::GemmShape{4096, 4096, 512}}) {
-    const step10::Schedule schedule = step10::schedule_of(shape, cfg, sms);
+    const step11::Schedule schedule = step11::schedule_of(shape, cfg, sms);
     if (schedule.split_tiles == 0) {
       std::printf("%5d x %5d x %5d: nothing split on this GPU, skipped\n", shape.m, shape.n, shape.k);
       continue;

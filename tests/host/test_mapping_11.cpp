@@ -1,244 +1,379 @@
-// Step 11: the tile copies of every layout, emulated on the host with the kernel's index functions:
-// the shared tiles must hold the logical A[m][k] and B[k][n] of the block and k-tile, zeros outside
-// the matrices, whatever the layout in global memory, on the wide (16-byte) and narrow paths.
+// Step 11: the pipelined mapping (cp.async copies, STAGES shared buffers), run on the host with the
+// kernel's index functions for every compiled configuration. The emulator holds all stages; each
+// k-tile is copied into and read from its own stage, at the offsets the kernel uses.
 #include <gtest/gtest.h>
 
-#include <cmath>
-#include <map>
-#include <tuple>
+#include <algorithm>
 #include <string>
 #include <vector>
 
-#include "../../steps/11_wmma/mapping.hpp"
+#include "../../steps/11_split_k_tail/mapping.hpp"
+#include "tiled_emulator.hpp"
 
 namespace {
-void check_copies(const step11::Config& c, const gemm::GemmShape& s, gemm::Layout layout) {
-  // Stored matrices hold a code of the logical position, so a misplaced element shows.
-  auto a_value = [&](int m, int k) { return float(m * 1000 + k + 1); };
-  auto b_value = [&](int k, int n) { return float(-(k * 1000 + n + 1)); };
-  const int a_rows = step11::a_stored_rows(s, layout), a_cols = step11::a_stored_cols(s, layout);
-  const int b_rows = step11::b_stored_rows(s, layout), b_cols = step11::b_stored_cols(s, layout);
-  std::vector<float> a(size_t(a_rows) * a_cols), b(size_t(b_rows) * b_cols);
-  for (int r = 0; r < a_rows; ++r)
-    for (int col = 0; col < a_cols; ++col)
-      a[size_t(r) * a_cols + col] = layout == gemm::Layout::tn ? a_value(col, r) : a_value(r, col);
-  for (int r = 0; r < b_rows; ++r)
-    for (int col = 0; col < b_cols; ++col)
-      b[size_t(r) * b_cols + col] = layout == gemm::Layout::nt ? b_value(col, r) : b_value(r, col);
-  const gemm::LaunchShape launch = step11::launch_shape(s, c);
-  for (int block_m = 0; block_m < launch.grid.y; ++block_m)
-    for (int block_n = 0; block_n < launch.grid.x; ++block_n)
-      for (int kt = 0; kt < step11::k_tiles(s, c); ++kt) {
-        std::vector<float> a_tile(size_t(c.bm) * step11::a_stride(c), NAN), b_tile(size_t(c.bk) * step11::b_stride(c), NAN);
-        for (int index = 0; index < step11::a_chunks(c); ++index) {
-          const step11::Chunk ch = step11::a_chunk(s, layout, c, block_m, kt, index);
-          for (int e = 0; e < step11::kChunk; ++e) {
-            const bool inside = step11::wide_rows(a_cols) ? ch.valid : step11::element_valid(ch, e, a_rows, a_cols);
-            if (step11::wide_rows(a_cols) && ch.valid) {
-              ASSERT_TRUE(step11::element_valid(ch, e, a_rows, a_cols));
-            }
-            a_tile[size_t(step11::a_tile_index(ch, c, e))] = inside ? a[size_t(step11::stored_index(ch, a_cols) + e)] : 0.0f;
+struct Step10 {
+  step11::Config cfg;
+  // One block per tile (the emulation checks the per-tile mapping; the schedule that shares the last
+  // wave's tiles out over blocks has its own tests below).
+  gemm::LaunchShape launch(const gemm::GemmShape& s) const { return step11::launch_shape(s, cfg); }
+  int threads() const { return step11::threads(cfg); }
+  int a_words() const { return cfg.stages * step11::stage_floats(cfg); }  // both tiles live in one buffer
+  int b_words() const { return 1; }
+  int results() const { return cfg.tm * cfg.tn; }
+  int k_tiles(const gemm::GemmShape& s) const { return step11::k_tiles(s, cfg); }
+  mutable int stage_base = 0;
+  void copy(const gemm::GemmShape& s, const gemm::ThreadCoord& t, int kt, const std::vector<float>& a,
+            const std::vector<float>& b, std::vector<float>& tiles, std::vector<float>&) const {
+    stage_base = step11::stage_of(kt, cfg) * step11::stage_floats(cfg);
+    for (int copy = 0; copy < step11::a_copies(cfg); ++copy) {
+      const auto from = step11::a_source(s, t, cfg, kt, copy);
+      tiles[size_t(stage_base + step11::a_store_index(t, cfg, copy))] = from.valid ? a[size_t(step11::a_index(s, from))] : 0.0f;
+    }
+    if (step11::vector_bc(s)) {
+      for (int copy = 0; copy < step11::b_chunk_copies(cfg); ++copy) {
+        const auto from = step11::b_chunk_source(s, t, cfg, kt, copy);
+        for (int q = 0; q < step11::kChunk; ++q) {
+          // With N % 4 == 0 a chunk is wholly inside B or wholly outside.
+          if (from.valid) {
+            EXPECT_LT(from.col + q, s.n);
           }
+          tiles[size_t(stage_base + step11::b_chunk_store_index(t, cfg, copy) + q)] =
+              from.valid ? b[size_t(step11::b_index(s, from) + q)] : 0.0f;
         }
-        for (int index = 0; index < step11::b_chunks(c); ++index) {
-          const step11::Chunk ch = step11::b_chunk(s, layout, c, block_n, kt, index);
-          for (int e = 0; e < step11::kChunk; ++e) {
-            const bool inside = step11::wide_rows(b_cols) ? ch.valid : step11::element_valid(ch, e, b_rows, b_cols);
-            b_tile[size_t(step11::b_tile_index(ch, c, e))] = inside ? b[size_t(step11::stored_index(ch, b_cols) + e)] : 0.0f;
-          }
-        }
-        for (int m = 0; m < c.bm; ++m)
-          for (int k = 0; k < c.bk; ++k) {
-            const int gm = block_m * c.bm + m, gk = kt * c.bk + k;
-            const float want = gm < s.m && gk < s.k ? a_value(gm, gk) : 0.0f;
-            ASSERT_EQ(a_tile[size_t(m) * step11::a_stride(c) + k], want) << "A " << m << "," << k;
-          }
-        for (int k = 0; k < c.bk; ++k)
-          for (int n = 0; n < c.bn; ++n) {
-            const int gk = kt * c.bk + k, gn = block_n * c.bn + n;
-            const float want = gk < s.k && gn < s.n ? b_value(gk, gn) : 0.0f;
-            ASSERT_EQ(b_tile[size_t(k) * step11::b_stride(c) + n], want) << "B " << k << "," << n;
-          }
       }
+    } else {
+      for (int copy = 0; copy < step11::b_element_copies(cfg); ++copy) {
+        const auto from = step11::b_element_source(s, t, cfg, kt, copy);
+        tiles[size_t(stage_base + step11::b_element_store_index(t, cfg, copy))] =
+            from.valid ? b[size_t(step11::b_index(s, from))] : 0.0f;
+      }
+    }
+  }
+  void accumulate(const gemm::ThreadCoord& t, const std::vector<float>& tiles, const std::vector<float>&,
+                  float* acc) const {
+    for (int dot = 0; dot < cfg.bk; ++dot)
+      for (int i = 0; i < cfg.tm; ++i)
+        for (int j = 0; j < cfg.tn; ++j)
+          acc[i * cfg.tn + j] += tiles[size_t(stage_base + step11::a_load_index(t, cfg, dot, i))] *
+                                 tiles[size_t(stage_base + step11::b_load_index(t, cfg, dot, j))];
+  }
+  gemm::CElement result(const gemm::GemmShape& s, const gemm::ThreadCoord& t, int r) const {
+    return step11::c_element(s, t, cfg, r / cfg.tn, r % cfg.tn);
+  }
+};
+
+gemm::TraceProblem default_problem(const gemm::GemmShape& shape) {
+  gemm::TraceProblem problem;
+  problem.shape = shape;
+  problem.params = step11::to_params(step11::kConfigs[0]);
+  return problem;
 }
 }  // namespace
 
-TEST(Mapping11, TilesHoldTheLogicalOperandsInEveryLayout) {
-  for (const step11::Config& c : step11::kConfigs) {
-    ASSERT_STREQ(step11::config_rule(c), "");
-    for (gemm::Layout layout : {gemm::Layout::nn, gemm::Layout::nt, gemm::Layout::tn})
-      for (const gemm::GemmShape& s : {gemm::GemmShape{17, 33, 24}, gemm::GemmShape{129, 64, 40}, gemm::GemmShape{1, 1, 8},
-                                       gemm::GemmShape{64, 136, 48}})
-        check_copies(c, s, layout);
+TEST(Mapping10, HostEmulationMatchesReferenceForEveryConfig) {
+  for (const step11::Config& cfg : step11::kConfigs) {
+    ASSERT_STREQ(step11::config_rule(cfg), "");
+    for (const gemm::GemmShape& s : gemm::testing::tiled_shapes()) gemm::testing::check_tiled_emulation(Step10{cfg}, s);
+    gemm::testing::check_tiled_emulation(Step10{cfg}, {132, 68, 44});
   }
 }
 
-TEST(Mapping11, FragmentsCoverTheBlockTileOnce) {
-  for (const step11::Config& c : step11::kConfigs) {
-    std::vector<int> covered(size_t(c.bm) * c.bn, 0);
-    for (int warp = 0; warp < step11::warps(c); ++warp)
-      for (int i = 0; i < c.wm / 16; ++i)
-        for (int j = 0; j < c.wn / 16; ++j)
-          for (int r = 0; r < 16; ++r)
-            for (int col = 0; col < 16; ++col)
-              ++covered[size_t(step11::fragment_row(warp, c, i) + r) * c.bn + step11::fragment_col(warp, c, j) + col];
-    for (int n : covered) ASSERT_EQ(n, 1);
-  }
+TEST(Mapping10, TileChosenByShapeTakesTheFewerWaves) {
+  const step11::Config& wide = step11::kConfigs[0];
+  const step11::Config& tall = step11::kConfigs[step11::kTallConfig];
+  constexpr int kSms = 132;  // H100 SXM
+  EXPECT_EQ(step11::waves({4096, 4096, 4096}, wide, kSms), 4);
+  EXPECT_EQ(step11::waves({4096, 4096, 4096}, tall, kSms), 4);
+  EXPECT_EQ(step11::config_for_shape({4096, 4096, 4096}, kSms), wide);  // a tie keeps the default
+  EXPECT_EQ(step11::waves({4095, 4097, 4093}, wide, kSms), 5);       // 32 x 17 = 544 tiles
+  EXPECT_EQ(step11::waves({4095, 4097, 4093}, tall, kSms), 4);       // 16 x 33 = 528 tiles
+  EXPECT_EQ(step11::config_for_shape({4095, 4097, 4093}, kSms), tall);
+  for (int m = 1; m <= 8192; m += 509)
+    for (int n = 1; n <= 8192; n += 677) {
+      const step11::Config chosen = step11::config_for_shape({m, n, 64}, kSms);
+      const step11::Config other = chosen == wide ? tall : wide;
+      EXPECT_LE(step11::waves({m, n, 64}, chosen, kSms), step11::waves({m, n, 64}, other, kSms)) << m << "x" << n;
+    }
+  for (const step11::Config& cfg : step11::kConfigs) EXPECT_EQ(step11::config_from(step11::to_params(cfg)), cfg);
 }
 
-TEST(Mapping11, RulesNameTheProblem) {
-  EXPECT_NE(std::string(step11::config_rule({128, 128, 24, 32, 64})).find("multiples of 16"), std::string::npos);
-  EXPECT_NE(std::string(step11::config_rule({128, 128, 32, 40, 64})).find("multiples of 16"), std::string::npos);
-  EXPECT_NE(std::string(step11::config_rule({256, 128, 32, 32, 64})).find("not compiled in"), std::string::npos);
+TEST(Mapping10, RulesNameTheProblem) {
+  EXPECT_NE(std::string(step11::config_rule({128, 128, 8, 64, 32, 8, 8, 2, 2})).find("STAGES"), std::string::npos);
+  EXPECT_NE(std::string(step11::config_rule({128, 128, 4, 64, 32, 8, 8, 4, 2})).find("multiple of 8"), std::string::npos);
+  EXPECT_NE(std::string(step11::config_rule({128, 128, 8, 64, 32, 8, 8, 7, 2})).find("not compiled in"), std::string::npos);
+  EXPECT_NE(std::string(step11::split_rule({{"SPLIT", 2}})).find("SPLIT must be 0"), std::string::npos);
+  EXPECT_EQ(std::string(step11::split_rule({{"SPLIT", 0}})), "");
+  EXPECT_EQ(std::string(step11::split_rule({{"SPLIT", 1}})), "");
 }
 
-namespace {
-gemm::TraceProblem problem11(const step11::Config& c, const gemm::GemmShape& s, gemm::Layout layout, float beta = 0) {
-  gemm::TraceProblem p;
-  p.shape = s;
-  p.layout = layout;
-  p.beta = beta;
-  p.params = {{"BM", c.bm}, {"BN", c.bn}, {"BK", c.bk}, {"WM", c.wm}, {"WN", c.wn}};
-  return p;
+// SPLIT=0 schedules every tile whole at a shape the default splits (4096^3 on 132 SMs).
+TEST(Mapping10, SplitZeroRunsEveryTileWhole) {
+  const gemm::GemmShape shape{4096, 4096, 4096};
+  const step11::Config& cfg = step11::kConfigs[0];
+  const step11::Schedule split = step11::schedule_of(shape, cfg, step11::schedule_sms({{"SPLIT", 1}}, 132));
+  const step11::Schedule whole = step11::schedule_of(shape, cfg, step11::schedule_sms({{"SPLIT", 0}}, 132));
+  EXPECT_GT(split.split_tiles, 0);
+  EXPECT_EQ(whole.split_tiles, 0);
+  EXPECT_EQ(whole.split_blocks, 0);
 }
 
-// Every instruction of every warp of the launch.
-template <typename F>
-void for_each_instruction(const gemm::TraceProblem& p, F&& f) {
-  const gemm::LaunchShape launch = step11::launch_shape(p.shape, step11::config_from(p.params));
-  gemm::Dim3 block;
-  for (block.y = 0; block.y < launch.grid.y; ++block.y)
-    for (block.x = 0; block.x < launch.grid.x; ++block.x)
-      for (int warp = 0; warp < step11::warps(step11::config_from(p.params)); ++warp)
-        step11::trace_warp(p, block, warp, [&](const gemm::TraceInstruction& i) { f(block, i); });
-}
-}  // namespace
-
-TEST(Mapping11, TraceWritesEveryElementOfCOnceAndFillsTheTiles) {
-  // C: each element stored exactly once (and read once when beta != 0). The tiles: per block and
-  // k-tile, every element of a_tile[BM][BK] and b_tile[BK][BN] (not the padding) written once, on
-  // the 16-byte path and on the element path, transposed or not.
-  for (const step11::Config& c : step11::kConfigs)
-    for (gemm::Layout layout : {gemm::Layout::nn, gemm::Layout::nt, gemm::Layout::tn})
-      for (const gemm::GemmShape& s : {gemm::GemmShape{17, 33, 24}, gemm::GemmShape{136, 72, 40}})
-        for (float beta : {0.0f, 0.5f}) {
-          const gemm::TraceProblem p = problem11(c, s, layout, beta);
-          std::vector<int> stored(size_t(s.m) * s.n, 0), loaded(size_t(s.m) * s.n, 0);
-          std::map<std::tuple<int, int, int>, std::vector<int>> tile_writes;  // (block, kt, operand) -> per element
-          const int b_base = c.bm * step11::a_stride(c);
-          for_each_instruction(p, [&](const gemm::Dim3& block, const gemm::TraceInstruction& i) {
-            for (int lane = 0; lane < 32; ++lane) {
-              if (!i.access.lane_active(lane)) continue;
-              const long long element = i.access.address[size_t(lane)] / i.element_bytes;
-              if (i.operand == gemm::Operand::C) {
-                ASSERT_GE(element, 0);
-                ASSERT_LT(element, (long long)s.m * s.n);
-                ++(i.access.access == gemm::Access::store ? stored : loaded)[size_t(element)];
-              } else if (i.access.space == gemm::Space::shared && i.access.access == gemm::Access::store &&
-                         i.operand != gemm::Operand::tile) {  // the copies (not the staging stores)
-                const bool is_a = i.operand == gemm::Operand::smem_A;
-                const int key_block = block.y * 1000 + block.x;
-                auto& writes = tile_writes[{key_block, i.iteration, is_a ? 0 : 1}];
-                if (writes.empty()) writes.assign(size_t(b_base + c.bk * step11::b_stride(c)), 0);
-                for (int e = 0; e < i.access.width / i.element_bytes; ++e) ++writes[size_t(element + e)];
-              }
-            }
-          });
-          for (size_t e = 0; e < stored.size(); ++e) {
-            ASSERT_EQ(stored[e], 1) << "C element " << e;
-            ASSERT_EQ(loaded[e], beta != 0 ? 1 : 0);
-          }
-          for (const auto& [key, writes] : tile_writes) {
-            const bool is_a = std::get<2>(key) == 0;
-            const int rows = is_a ? c.bm : c.bk, cols = is_a ? c.bk : c.bn;
-            const int stride = is_a ? step11::a_stride(c) : step11::b_stride(c), base = is_a ? 0 : b_base;
-            for (int r = 0; r < rows; ++r)
-              for (int col = 0; col < cols; ++col) ASSERT_EQ(writes[size_t(base + r * stride + col)], 1) << r << "," << col;
-          }
-          ASSERT_EQ(tile_writes.size(), size_t(2 * step11::launch_shape(s, c).grid.x * step11::launch_shape(s, c).grid.y *
-                                               step11::k_tiles(s, c)));
-        }
-}
-
-TEST(Mapping11, WhatTheCopiesCostInTheBanks) {
-  // The default configuration at an aligned shape, in every layout:
-  //  - every 16-byte global read takes just the sectors its bytes need (coalesced);
-  //  - a 16-byte store of B along a b_tile row (136 elements) is conflict-free;
-  //  - a 16-byte store of A along an a_tile row is not: a row is 4 chunks (BK = 32), so one phase of
-  //    8 lanes writes two rows, and with rows 40 elements (20 words) apart the second row's last
-  //    chunk falls in the banks of the first row's first: 2 wavefronts per phase instead of 1. The
-  //    padding that causes it is there for the fragment loads, which read 8 rows at once; step 12's
-  //    swizzle serves both;
-  //  - each transposed 2-byte store (A in TN, B in NT) passes through the banks twice (a_chunk);
-  //  - the epilogue's reads of the staging tile are conflict-free.
-  const step11::Config& c = step11::kConfigs[0];
-  for (gemm::Layout layout : {gemm::Layout::nn, gemm::Layout::nt, gemm::Layout::tn}) {
-    int transposed = 0, a_rows = 0;
-    step11::trace_warp(problem11(c, {256, 256, 64}, layout), {0, 0, 0}, 1, [&](const gemm::TraceInstruction& i) {
-      if (i.access.space == gemm::Space::global && i.operand != gemm::Operand::C) {
-        const gemm::GlobalCost cost = gemm::global_cost(i.access);
-        EXPECT_EQ(cost.sectors, cost.ideal_sectors) << i.label;
-      }
-      if (i.access.space == gemm::Space::shared && i.access.access == gemm::Access::store &&
-          i.operand != gemm::Operand::tile) {  // the copies (the staging stores: the next test)
-        const gemm::SharedCost cost = gemm::shared_cost(i.access);
-        if (i.access.width == 2) {
-          EXPECT_EQ(cost.wavefronts, 2) << i.label;
-          ++transposed;
-        } else if (i.operand == gemm::Operand::smem_A) {
-          EXPECT_EQ(cost.wavefronts, 2 * cost.ideal_wavefronts) << i.label;
-          ++a_rows;
-        } else {
-          EXPECT_EQ(cost.wavefronts, cost.ideal_wavefronts) << i.label;
-        }
-      }
-      if (i.access.space == gemm::Space::shared && i.access.access == gemm::Access::load) {
-        EXPECT_EQ(gemm::shared_cost(i.access).max_conflict, 1) << i.label;
-      }
+TEST(Mapping10, SharedAccessesAreConflictFree) {
+  // The padded, transposed A copy, the B copies and the inner loop: every shared access of the
+  // default configuration costs the minimum, on the 16-byte path and on the element path for B.
+  for (const gemm::GemmShape& shape : {gemm::GemmShape{256, 256, 256}, gemm::GemmShape{256, 255, 255}}) {
+    int accesses = 0;
+    step11::trace_warp(default_problem(shape), {0, 0, 0}, 0, [&](const gemm::TraceInstruction& i) {
+      if (i.access.space != gemm::Space::shared) return;
+      EXPECT_EQ(gemm::shared_cost(i.access).max_conflict, 1) << i.label << " at " << shape.n;
+      ++accesses;
     });
-    EXPECT_EQ(transposed > 0, layout != gemm::Layout::nn);
-    EXPECT_EQ(a_rows > 0, layout != gemm::Layout::tn);
+    EXPECT_GT(accesses, 0);
   }
 }
 
-TEST(Mapping11, WhatWmmaCompilesToCostsInTheBanks) {
-  // What the compiler makes of wmma (mapping.hpp), in every configuration and layout:
-  //  - each fragment load, an ldmatrix.x4, takes the least it can, 4 wavefronts: the 8 rows of one
-  //    8 x 8 matrix are a padded row (16 bytes) apart, so they fall in 8 different groups of banks;
-  //  - each of the four 8-byte stores of store_matrix_sync takes 4 where 2 would do: a phase of 16
-  //    lanes writes 4 rows of the 16-float staging tile, and rows r and r + 2 (32 floats apart)
-  //    share banks. Nsight Compute's source view counts the same per instruction.
-  // And per k-step, one load per fragment row and column of the warp tile; per fragment of C, 4
-  // staging stores.
+// With K a multiple of 32 every row of A starts on the same L1 bank; a warp's copy of A (8 k of each
+// of 4 rows, through the L1) takes as many wavefronts as its rows share k-runs: 4 with BK = 8, where
+// a tile has one k-run per row, 2 with BK = 16 and 1 with BK = 32 (a_tile_k spreads the rows over
+// the k-runs). The shared writes stay conflict-free.
+TEST(Mapping10, ACopiesSpreadTheirRowsOverTheL1Banks) {
+  for (const step11::Config& c : step11::kConfigs) {
+    gemm::TraceProblem problem;
+    problem.shape = {2 * c.bm, 2 * c.bn, 4 * c.bk};
+    problem.params = step11::to_params(c);
+    problem.params["SPLIT"] = 0;
+    int copies = 0;
+    step11::trace_warp(problem, {0, 0, 0}, 0, [&](const gemm::TraceInstruction& i) {
+      // (the copies of k-tiles past the end read nothing: their writes alone count)
+      if (i.operand != gemm::Operand::smem_A || i.access.access != gemm::Access::store || !i.access.counterpart_active) return;
+      ++copies;
+      const gemm::SharedCost cost = gemm::shared_cost(i.access);
+      EXPECT_EQ(cost.max_conflict, 1) << i.label;
+      EXPECT_EQ(cost.wavefronts, std::max(1, 4 / (c.bk / step11::kSectorFloats))) << i.label << " BK " << c.bk;
+    });
+    EXPECT_GT(copies, 0);
+  }
+}
+
+TEST(Mapping10, AWarpCopiesWholeSectorsOfA) {
+  // Each warp-wide copy of A reads 8 consecutive floats (one 32-byte sector) of each of 4 rows; the
+  // copies of the k-tiles past the end read nothing.
+  int copies = 0, past_end = 0;
+  step11::trace_warp(default_problem({256, 256, 256}), {0, 0, 0}, 0, [&](const gemm::TraceInstruction& i) {
+    if (i.access.space != gemm::Space::global || i.operand != gemm::Operand::A) return;
+    const gemm::GlobalCost cost = gemm::global_cost(i.access);
+    if (i.access.active == 0) {
+      EXPECT_EQ(cost.sectors, 0) << i.label;
+      ++past_end;
+      return;
+    }
+    EXPECT_EQ(cost.sectors, 4) << i.label;
+    EXPECT_EQ(cost.sectors, cost.ideal_sectors);
+    ++copies;
+  });
+  EXPECT_GT(copies, 0);
+  EXPECT_GT(past_end, 0);
+}
+
+TEST(Mapping10, TraceCopiesWhatTheKernelCopies) {
+  // The kernel's prologue copies the first STAGES - 1 k-tiles (those that exist), and every
+  // iteration of its loop copies k-tile kt + STAGES - 1, past the end too (kernel.cuh, multiply):
+  // the trace lists as many shared writes of copies, each under an iteration the loop runs.
   for (const step11::Config& c : step11::kConfigs)
-    for (gemm::Layout layout : {gemm::Layout::nn, gemm::Layout::nt, gemm::Layout::tn}) {
-      int a_loads = 0, b_loads = 0, staging_stores = 0;
-      const gemm::GemmShape shape{c.bm * 2, c.bn * 2, c.bk * 3};
-      step11::trace_warp(problem11(c, shape, layout), {1, 0, 0}, 0, [&](const gemm::TraceInstruction& i) {
-        if (i.access.space != gemm::Space::shared) return;
-        const gemm::SharedCost cost = gemm::shared_cost(i.access);
-        if (i.access.access == gemm::Access::load && i.access.width == 16) {
-          EXPECT_EQ(cost.wavefronts, 4) << i.label;
-          ++(i.operand == gemm::Operand::smem_A ? a_loads : b_loads);
-        }
-        if (i.access.access == gemm::Access::store && i.operand == gemm::Operand::tile) {
-          EXPECT_EQ(cost.wavefronts, 4) << i.label;
-          EXPECT_EQ(cost.ideal_wavefronts, 2) << i.label;
-          ++staging_stores;
-        }
+    for (const gemm::GemmShape& shape : {gemm::GemmShape{128, 128, 128}, gemm::GemmShape{33, 17, 45},
+                                         gemm::GemmShape{100, 75, 64}, gemm::GemmShape{64, 64, 8}}) {
+      gemm::TraceProblem problem = default_problem(shape);
+      problem.params = step11::to_params(c);
+      const int tiles = step11::k_tiles(shape, c);
+      const int per_k_tile = step11::a_copies(c) + (step11::vector_bc(shape) ? step11::b_chunk_copies(c)
+                                                                             : step11::b_element_copies(c));
+      int writes = 0;
+      step11::trace_warp(problem, {0, 0, 0}, 0, [&](const gemm::TraceInstruction& i) {
+        if (i.access.space != gemm::Space::shared || i.access.access != gemm::Access::store) return;
+        if (i.operand != gemm::Operand::smem_A && i.operand != gemm::Operand::smem_B) return;
+        ++writes;
+        EXPECT_GE(i.iteration, 0);
+        EXPECT_LT(i.iteration, tiles) << i.label;
       });
-      const int steps = 3 * c.bk / step11::kFragment;
-      EXPECT_EQ(a_loads, steps * c.wm / step11::kFragment);
-      EXPECT_EQ(b_loads, steps * c.wn / step11::kFragment);
-      EXPECT_EQ(staging_stores, step11::kStagingStores * (c.wm / step11::kFragment) * (c.wn / step11::kFragment));
+      EXPECT_EQ(writes, (std::min(c.stages - 1, tiles) + tiles) * per_k_tile)
+          << shape.m << "x" << shape.n << "x" << shape.k;
     }
 }
 
-TEST(Mapping11, StagingStoresWriteTheFragmentOnce) {
-  // The four stores of store_matrix_sync cover the 16 x 16 staging tile exactly once.
-  std::vector<int> written(step11::kFragment * step11::kFragment, 0);
-  for (int store = 0; store < step11::kStagingStores; ++store)
-    for (int lane = 0; lane < 32; ++lane)
-      for (int e = 0; e < 2; ++e) ++written[size_t(step11::wmma_store_element(lane, store) + e)];
-  for (int count : written) EXPECT_EQ(count, 1);
+TEST(Mapping10, CopiesAreFixedStepsFromTheFirst) {
+  // The kernel computes copy 0 at k-tile 0 and steps from there; the per-copy functions (which the
+  // trace and the emulation use) must agree with those steps for every configuration and thread.
+  const gemm::GemmShape s{1000, 1000, 1000};
+  for (const step11::Config& c : step11::kConfigs) {
+    gemm::ThreadCoord t;
+    t.block = {1, 2, 0};
+    for (t.thread.x = 0; t.thread.x < step11::threads(c); ++t.thread.x)
+      for (int kt = 0; kt < 3; ++kt) {
+        const auto a0 = step11::a_source(s, t, c, 0, 0);
+        for (int copy = 0; copy < step11::a_copies(c); ++copy) {
+          const auto from = step11::a_source(s, t, c, kt, copy);
+          ASSERT_EQ(from.row, a0.row + copy * step11::a_copy_row_step(c));
+          ASSERT_EQ(from.col, a0.col + kt * c.bk);
+          ASSERT_EQ(step11::a_store_index(t, c, copy), step11::a_store_index(t, c, 0) + copy * step11::a_copy_row_step(c));
+        }
+        const auto b0 = step11::b_chunk_source(s, t, c, 0, 0);
+        for (int copy = 0; copy < step11::b_chunk_copies(c); ++copy) {
+          const auto from = step11::b_chunk_source(s, t, c, kt, copy);
+          ASSERT_EQ(from.row, b0.row + kt * c.bk + copy * step11::b_chunk_row_step(c));
+          ASSERT_EQ(from.col, b0.col);
+          ASSERT_EQ(step11::b_chunk_store_index(t, c, copy),
+                    step11::b_chunk_store_index(t, c, 0) + copy * step11::threads(c) * step11::kChunk);
+        }
+        const auto e0 = step11::b_element_source(s, t, c, 0, 0);
+        for (int copy = 0; copy < step11::b_element_copies(c); ++copy) {
+          const auto from = step11::b_element_source(s, t, c, kt, copy);
+          ASSERT_EQ(from.row, e0.row + kt * c.bk + copy * step11::b_element_row_step(c));
+          ASSERT_EQ(from.col, e0.col);
+          ASSERT_EQ(step11::b_element_store_index(t, c, copy),
+                    step11::b_element_store_index(t, c, 0) + copy * step11::threads(c));
+        }
+      }
+  }
+}
+
+TEST(Mapping10, ScheduleCoversEveryKTileOfEveryTileOnce) {
+  // Every k-tile of every tile is multiplied by exactly one block; every tile's sharers are the blocks
+  // whose pieces touch it; a split block touches at most kMaxPieces tiles, and its workspace slots
+  // are its own; the split blocks are at most a wave and share a tile kMaxShare ways on average.
+  for (const step11::Config& c : step11::kConfigs)
+    for (const gemm::GemmShape& shape : {gemm::GemmShape{4096, 4096, 4096}, gemm::GemmShape{8192, 8192, 8192},
+                                         gemm::GemmShape{4095, 4097, 4093}, gemm::GemmShape{2048, 2048, 2048},
+                                         gemm::GemmShape{1024, 1024, 1024}, gemm::GemmShape{130, 260, 33},
+                                         gemm::GemmShape{520, 1000, 100}, gemm::GemmShape{1, 1, 1},
+                                         gemm::GemmShape{300, 700, 9}})
+      for (int sms : {0, 1, 7, 132}) {
+        const step11::Schedule s = step11::schedule_of(shape, c, sms);
+        const int slots = sms * step11::blocks_per_sm(c);
+        ASSERT_EQ(s.tiles, step11::tile_count(shape, c));
+        ASSERT_LE(s.split_blocks, slots > 0 ? slots : 0);
+        ASSERT_LE(s.split_blocks, step11::kMaxShare * s.split_tiles);
+        ASSERT_GE(s.split_blocks, s.split_tiles);
+        if (s.split_tiles > 0) {
+          ASSERT_LE(step11::first_unit(s, 1) * 100, (long long)step11::kSplitWorthPercent * s.k_tiles)
+              << "a split block's run is clearly shorter than a tile";
+        }
+        if (sms > 0 && s.split_tiles > 0) {
+          ASSERT_EQ((s.tiles - s.split_tiles) % slots, 0) << "the whole tiles fill whole waves";
+        }
+        std::vector<int> covered(size_t(s.tiles) * size_t(s.k_tiles), 0);
+        std::vector<std::vector<int>> touching(size_t(s.tiles));
+        std::vector<int> slot_users(size_t(step11::workspace_slots(s)), 0);
+        const int blocks = step11::block_count(s);
+        ASSERT_EQ(step11::split_launch_shape(shape, c, sms).grid.x, s.split_blocks);
+        const gemm::Dim3 tiles = step11::launch_shape(shape, c).grid;
+        ASSERT_EQ(tiles.x * tiles.y, s.tiles);
+        for (int block = 0; block < blocks; ++block) {
+          int pieces = 0;
+          for (int index = 0; index < step11::kMaxPieces; ++index) {
+            const step11::Piece p = step11::piece_of(s, block, index);
+            if (!p.valid) continue;
+            ++pieces;
+            ASSERT_GE(p.tile, 0);
+            ASSERT_LT(p.tile, s.tiles);
+            ASSERT_LT(p.kt_begin, p.kt_end);
+            ASSERT_LE(p.kt_end, s.k_tiles);
+            for (int kt = p.kt_begin; kt < p.kt_end; ++kt) ++covered[size_t(p.tile) * size_t(s.k_tiles) + size_t(kt)];
+            touching[size_t(p.tile)].push_back(block);
+            ASSERT_GE(block, p.first_sharer);
+            ASSERT_LE(block, p.last_sharer);
+            if (step11::sharers(p) > 1) {
+              ASSERT_LT(block, s.split_blocks);
+              ++slot_users[size_t(step11::slot_of(s, block, p.tile))];
+            }
+          }
+          ASSERT_GE(pieces, 1) << "block " << block << " has no work";
+          if (block >= s.split_blocks) {
+            ASSERT_EQ(pieces, 1);
+          }
+        }
+        for (int unit : covered) ASSERT_EQ(unit, 1);
+        for (int tile = 0; tile < s.tiles; ++tile) {
+          const std::vector<int>& blocks_of_tile = touching[size_t(tile)];
+          ASSERT_FALSE(blocks_of_tile.empty());
+          for (size_t i = 0; i < blocks_of_tile.size(); ++i) ASSERT_EQ(blocks_of_tile[i], blocks_of_tile.front() + int(i));
+          for (int index = 0; index < step11::kMaxPieces; ++index) {
+            const step11::Piece p = step11::piece_of(s, blocks_of_tile.front(), index);
+            if (p.valid && p.tile == tile) {
+              ASSERT_EQ(p.first_sharer, blocks_of_tile.front());
+              ASSERT_EQ(p.last_sharer, blocks_of_tile.back());
+            }
+          }
+        }
+        for (int users : slot_users) ASSERT_LE(users, 1);
+      }
+  // The H100's case: 512 tiles of 128 x 256, the last 116 shared out over a full wave of 132 blocks.
+  const step11::Schedule h100 = step11::schedule_of({4096, 4096, 4096}, step11::kConfigs[0], 132);
+  EXPECT_EQ(h100.split_tiles, 116);
+  EXPECT_EQ(h100.split_blocks, 132);
+  EXPECT_EQ(step11::block_count(h100), 132 + 3 * 132);
+  // 128 tiles on 132 SMs: a split block would still run 97% of a tile; nothing is split.
+  EXPECT_EQ(step11::schedule_of({2048, 2048, 2048}, step11::kConfigs[0], 132).split_tiles, 0);
+  // 32 tiles (1024^3): each shared by 4 blocks.
+  EXPECT_EQ(step11::schedule_of({1024, 1024, 1024}, step11::kConfigs[0], 132).split_blocks, 128);
+}
+
+TEST(Mapping10, EachSplitTileStartsAtItsFirstRun) {
+  // A split tile's k-tile 0 is multiplied by the first block whose run starts inside the tile, and
+  // a block that comes in from the tile before ends at the tile's last k-tile: the split blocks
+  // stay near the same k (mapping.hpp, anchor_unit).
+  for (const step11::Config& c : step11::kConfigs)
+    for (const gemm::GemmShape& shape : {gemm::GemmShape{4096, 4096, 4096}, gemm::GemmShape{8192, 8192, 8192},
+                                         gemm::GemmShape{1024, 1024, 1024}, gemm::GemmShape{130, 260, 33},
+                                         gemm::GemmShape{520, 1000, 100}, gemm::GemmShape{300, 700, 9}})
+      for (int sms : {1, 7, 132}) {
+        const step11::Schedule s = step11::schedule_of(shape, c, sms);
+        std::vector<int> starts_at_zero(size_t(s.split_tiles), -1);
+        for (int block = 0; block < s.split_blocks; ++block)
+          for (int index = 0; index < step11::kMaxPieces; ++index) {
+            const step11::Piece p = step11::piece_of(s, block, index);
+            if (!p.valid) continue;
+            const long long tile_begin = (long long)p.tile * s.k_tiles;
+            const bool run_starts_here = step11::first_unit(s, block) >= tile_begin;
+            if (!run_starts_here) {
+              ASSERT_EQ(p.kt_end, s.k_tiles) << "block " << block << " came in from the tile before";
+            }
+            if (p.kt_begin == 0) {
+              ASSERT_EQ(starts_at_zero[size_t(p.tile)], -1) << "two pieces at k-tile 0 of tile " << p.tile;
+              starts_at_zero[size_t(p.tile)] = block;
+              ASSERT_TRUE(run_starts_here);
+              if (block > 0) {
+                ASSERT_LT(step11::first_unit(s, block - 1), tile_begin) << "an earlier run starts in tile " << p.tile;
+              }
+            }
+          }
+        for (int block : starts_at_zero) ASSERT_GE(block, 0);
+      }
+}
+
+TEST(Mapping10, PartialSlotIsABijection) {
+  // Each thread's results land on distinct floats of a slot, and together they fill it.
+  for (const step11::Config& c : step11::kConfigs) {
+    std::vector<int> hits(size_t(step11::slot_floats(c)), 0);
+    gemm::ThreadCoord t;
+    for (t.thread.x = 0; t.thread.x < step11::threads(c); ++t.thread.x)
+      for (int i = 0; i < c.tm; ++i)
+        for (int j = 0; j < c.tn; ++j) ++hits[size_t(step11::partial_index(t, c, i, j))];
+    for (int h : hits) ASSERT_EQ(h, 1);
+  }
+}
+
+// The whole tiles' kernel finds its tile's number from its block coordinates (tile_index), to leave
+// at once where the tile is one of the split ones: the inverse of tile_at over the whole grid.
+TEST(Mapping10, TileIndexInvertsTileAt) {
+  for (const step11::Config& c : step11::kConfigs)
+    for (const gemm::GemmShape& shape : {gemm::GemmShape{4096, 4096, 64}, gemm::GemmShape{1000, 999, 8},
+                                         gemm::GemmShape{1, 1, 1}, gemm::GemmShape{4095, 4097, 8}}) {
+      const gemm::Dim3 grid = step11::launch_shape(shape, c).grid;
+      ASSERT_EQ(grid.x * grid.y, step11::tile_count(shape, c));
+      for (int tile = 0; tile < step11::tile_count(shape, c); ++tile) {
+        const gemm::Dim3 at = step11::tile_at(shape, c, tile);
+        ASSERT_LT(at.x, grid.x);
+        ASSERT_LT(at.y, grid.y);
+        ASSERT_EQ(step11::tile_index(shape, c, at), tile);
+      }
+    }
 }

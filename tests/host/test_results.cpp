@@ -99,7 +99,7 @@ TEST(Results, ShapeWithItsOwnTunablesRecordsThem) {
 }
 
 TEST(Results, ShapeWithItsOwnInstanceRecordsOnlyItsKernel) {
-  // Same tunables as the run, another compiled instance (e.g. step 12 at a shape of whole tiles).
+  // Same tunables as the run, another compiled instance (e.g. step 14 at a shape of whole tiles).
   gemm::ShapeResult shape;
   shape.m = shape.n = shape.k = 8;
   shape.kernel.known = true;
@@ -117,7 +117,7 @@ TEST(Results, ShapeOfTheRunsKernelRecordsNoKernel) {
 
 TEST(Results, Tf32ReferenceOnlyWhereTimed) {
   gemm::StepRun run;
-  run.step = "10_double_buffering";
+  run.step = "11_split_k_tail";
   gemm::ShapeResult shape;
   shape.m = shape.n = shape.k = 1024;
   shape.timed = true;

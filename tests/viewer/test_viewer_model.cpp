@@ -9,7 +9,7 @@
 #include <set>
 
 #include "../../steps/09_warptiling/mapping.hpp"
-#include "../../steps/10_double_buffering/mapping.hpp"
+#include "../../steps/11_split_k_tail/mapping.hpp"
 #include "viewer_model.hpp"
 
 namespace gv = gemm::viewer;
@@ -65,23 +65,23 @@ TEST(ViewerModel, EveryElementOfCHasExactlyTheOwnerItsStepSays) {
 }
 
 TEST(ViewerModel, TileChosenByShapeAsTheProgramChoosesIt) {
-  // Step 10 without --param picks its block tile by shape for the GPU's SM count; the viewer, given
+  // Step 11 without --param picks its block tile by shape for the GPU's SM count; the viewer, given
   // that count, shows the tile the program runs, and the thread map follows it.
   const auto programs = gemm::traced_programs();
-  const int index = program_index(programs, "10_double_buffering");
+  const int index = program_index(programs, "11_split_k_tail");
   ASSERT_GE(index, 0);
   const gemm::TracedProgram& step = programs[size_t(index)];
   constexpr int kSms = 132;
   gemm::TraceProblem odd = problem(4095, 4097, 16);
-  EXPECT_EQ(step10::config_from(gv::with_defaults(step, odd).params), step10::kConfigs[0]);  // SMs unknown: the default
+  EXPECT_EQ(step11::config_from(gv::with_defaults(step, odd).params), step11::kConfigs[0]);  // SMs unknown: the default
   odd.sms = kSms;
   const gemm::TraceProblem chosen = gv::with_defaults(step, odd);
-  EXPECT_EQ(step10::config_from(chosen.params), step10::config_for_shape(odd.shape, kSms));
-  EXPECT_EQ(step10::config_from(chosen.params), step10::kConfigs[step10::kTallConfig]);
-  EXPECT_EQ(gv::owner_map(step, chosen).launch.grid.x, step10::launch_shape(odd.shape, step10::config_for_shape(odd.shape, kSms)).grid.x);
+  EXPECT_EQ(step11::config_from(chosen.params), step11::config_for_shape(odd.shape, kSms));
+  EXPECT_EQ(step11::config_from(chosen.params), step11::kConfigs[step11::kTallConfig]);
+  EXPECT_EQ(gv::owner_map(step, chosen).launch.grid.x, step11::launch_shape(odd.shape, step11::config_for_shape(odd.shape, kSms)).grid.x);
   // A --param set by the user wins, as it does in the program.
-  odd.params = step10::to_params(step10::kConfigs[0]);
-  EXPECT_EQ(step10::config_from(gv::with_defaults(step, odd).params), step10::kConfigs[0]);
+  odd.params = step11::to_params(step11::kConfigs[0]);
+  EXPECT_EQ(step11::config_from(gv::with_defaults(step, odd).params), step11::kConfigs[0]);
 }
 
 TEST(ViewerModel, EveryTracedProgramOwnsItsWholeOutput) {
@@ -107,7 +107,7 @@ TEST(ViewerModel, TouchesDecodeTheLaneAddresses) {
         const gv::OperandGrid grid = gv::operand_grid(instruction.operand, program, p, trace);
         const auto touched = gv::touches(instruction, grid);
         // A matrix cell is an element (2 or 4 bytes); a shared-memory cell is a 4-byte bank word, of
-        // which a 2-byte access (step 11's transposed stores) touches one.
+        // which a 2-byte access (step 12's transposed stores) touches one.
         const int unit = grid.banked ? 4 : instruction.element_bytes;
         const int cells = std::max(1, instruction.access.width / unit);
         int active = 0;

@@ -30,7 +30,7 @@ using nlohmann::json;
 
 namespace {
 
-constexpr int kSms = 132;  // an H100 SXM: where steps 10 and 13 choose by shape, as on that GPU
+constexpr int kSms = 132;  // an H100 SXM: where steps 11 and 15 choose by shape, as on that GPU
 
 struct Image {
   int width = 0, height = 0;
@@ -110,7 +110,7 @@ struct Case {
   float beta = 0.5f;
   int iteration_index = 1;  // which of the warp's distinct iterations
   int instruction = -1;     // -1: the last one of that iteration
-  int warp = -1;  // -1: the first warp that issues memory instructions (step 13: a consumer)
+  int warp = -1;  // -1: the first warp that issues memory instructions (step 15: a consumer)
   gemm::Layout layout = gemm::Layout::nn;  // tensor-core steps
 };
 
@@ -127,7 +127,7 @@ void check_case(const Case& given) {
     problem.beta = c.beta;
   }
   problem.layout = c.layout;
-  // The GPU the tunables are chosen for (steps 10 and 13 choose by shape), named to the viewer too,
+  // The GPU the tunables are chosen for (steps 11 and 15 choose by shape), named to the viewer too,
   // so that both trace the same configuration whatever results file the viewer finds.
   problem.sms = kSms;
   problem = gv::with_defaults(*program, problem);
@@ -268,17 +268,17 @@ TEST(ViewerScreenshots, OtherWarpsIterationsAndInstructions) {
   // A later warp, the first iteration's first instruction, the epilogue, and 16-byte accesses.
   check_case({"05_smem_tiling", "", "70x50x40", 0.5f, 0, 0, 3});
   check_case({"08_vectorized", "", "132x68x44", 0.0f, 0, 0, 5});
-  check_case({"10_double_buffering", "", "96x200x48", 0.5f, 99, -1, 7});
+  check_case({"11_split_k_tail", "", "96x200x48", 0.5f, 99, -1, 7});
   check_case({"02_gmem_coalescing", "", "40x40x8", 0.0f, 99, 0, 1});
 }
 
 TEST(ViewerScreenshots, TilesByShapeUnlessDefaultsAreAsked) {
-  // At a small shape step 12 draws the tile it would choose (64 x 64 on 132 SMs); --defaults draws
+  // At a small shape step 14 draws the tile it would choose (64 x 64 on 132 SMs); --defaults draws
   // its default tile, as the program runs it with --defaults.
-  const Shot chosen = run_viewer("by_shape_12", "--step 12_mma_pipeline --shape 128x256x64 --sms 132");
+  const Shot chosen = run_viewer("by_shape_12", "--step 14_mma_ldmatrix --shape 128x256x64 --sms 132");
   ASSERT_EQ(chosen.exit_code, 0) << chosen.output;
   EXPECT_EQ(int(chosen.geometry["selection"]["params"]["BN"]), 64);
-  const Shot defaults = run_viewer("defaults_12", "--step 12_mma_pipeline --shape 128x256x64 --sms 132 --defaults");
+  const Shot defaults = run_viewer("defaults_12", "--step 14_mma_ldmatrix --shape 128x256x64 --sms 132 --defaults");
   ASSERT_EQ(defaults.exit_code, 0) << defaults.output;
   EXPECT_EQ(int(defaults.geometry["selection"]["params"]["BN"]), 256);
 }
@@ -345,13 +345,13 @@ TEST(ViewerScreenshots, MalformedOrMissingResultsGiveAMessageNotACrash) {
 TEST(ViewerScreenshots, BadArgumentsAreUsageErrors) {
   for (const char* args : {"--step 99_nothing", "--shape 0x4x4", "--warp 999", "--warp -1", "--panel nowhere",
                            "--frames x", "--frames -1", "--iteration -1", "--instruction -1", "--perf maybe",
-                           "--beta half", "--step 10_double_buffering --param SPLIT=0"}) {
+                           "--beta half", "--step 11_split_k_tail --param SPLIT=0"}) {
     const Shot shot = run_viewer("usage", std::string(args));
     EXPECT_EQ(WEXITSTATUS(shot.exit_code), 2) << args << ": " << shot.output;
     EXPECT_NE(shot.output.find("gemm_viewer:"), std::string::npos) << args;
   }
   // A key that is not one of the step's drawn tunables is named in the message.
-  const Shot split = run_viewer("usage", "--step 10_double_buffering --param SPLIT=0");
+  const Shot split = run_viewer("usage", "--step 11_split_k_tail --param SPLIT=0");
   EXPECT_NE(split.output.find("--param SPLIT is not a tunable the viewer draws"), std::string::npos) << split.output;
 }
 
@@ -370,9 +370,9 @@ TEST(ViewerScreenshots, FrameTimeAt256x256) {
 }
 
 TEST(ViewerScreenshots, OpensOnTheFirstWarpWithMemoryInstructions) {
-  // Step 13's warps 0-3 are the producer (the copy engine's copies): without --warp the viewer
+  // Step 15's warps 0-3 are the producer (the copy engine's copies): without --warp the viewer
   // shows the first consumer warp; every other step opens on warp 0.
-  const Shot shot13 = run_viewer("first_warp_13", "--step 13_hopper_wgmma --shape 128x256x64");
+  const Shot shot13 = run_viewer("first_warp_13", "--step 15_hopper_wgmma --shape 128x256x64");
   ASSERT_EQ(shot13.exit_code, 0) << shot13.output;
   EXPECT_EQ(int(shot13.geometry["selection"]["warp"]), 4);
   const Shot shot09 = run_viewer("first_warp_09", "--step 09_warptiling");

@@ -1,19 +1,19 @@
-// Experiment behind docs/performance-log.md (step 10, "The FFMA ceiling, measured"; step 12, "The
-// ceiling of mma.sync on this card"; step 13, "The ceiling of wgmma here"): how fast the multiply
+// Experiment behind docs/performance-log.md (step 11, "The FFMA ceiling, measured"; step 14, "The
+// ceiling of mma.sync on this card"; step 15, "The ceiling of wgmma here"): how fast the multiply
 // instruction of each ladder can go on this GPU with no memory traffic at all, the most a step
 // built on it could reach.
 //  - FFMA (steps 01-10): 16 independent chains of fused multiply-adds per thread.
-//  - mma.sync.m16n8k16 bf16 -> f32 (steps 11-12): 16 independent accumulator tiles per warp, the
+//  - mma.sync.m16n8k16 bf16 -> f32 (steps 12-14): 16 independent accumulator tiles per warp, the
 //    operands held in registers.
-//  - step 12's inner loop (performance log, step 12 version 13): the same mma.sync fed by ldmatrix
+//  - step 14's inner loop (performance log, step 14 version 13): the same mma.sync fed by ldmatrix
 //    from shared memory one k-step ahead, a 64 x 64 warp tile, 8 warps per SM, with and without the
 //    k-tile barrier; no global memory.
-//  - wgmma.mma_async m64n256k16 bf16 -> f32 (step 13, sm_90a): two warpgroups per SM, both operands
-//    in shared memory, four k-steps a group and one group in flight, as step 13 issues them.
+//  - wgmma.mma_async m64n256k16 bf16 -> f32 (step 15, sm_90a): two warpgroups per SM, both operands
+//    in shared memory, four k-steps a group and one group in flight, as step 15 issues them.
 // Each is launched 20 times (short runs, like a 4096^3 GEMM) and then 400 times back to back (long
 // enough for the card to reach its power limit); the clock is read inside the last launch. On an
 // sm_90 GPU, from the repository root:
-//   nvcc -O3 -arch=sm_90a -std=c++17 -I steps/13_hopper_wgmma -I common \
+//   nvcc -O3 -arch=sm_90a -std=c++17 -I steps/15_hopper_wgmma -I common \
 //     tools/experiments/instruction_ceilings.cu -o instruction_ceilings && ./instruction_ceilings
 #include <cuda_bf16.h>
 
@@ -22,7 +22,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "mapping.hpp"  // step 13's wgmma descriptor
+#include "mapping.hpp"  // step 15's wgmma descriptor
 #include "wgmma.cuh"
 
 namespace {
@@ -78,9 +78,9 @@ __global__ void __launch_bounds__(256) mma_sync_loop(int iterations, float* out)
   keep(sum, cycles0, ns0, out);
 }
 
-// Step 12's inner loop alone: a warp tile of 64 x 64 (4 x 8 tiles of m16n8, 128 accumulators per
+// Step 14's inner loop alone: a warp tile of 64 x 64 (4 x 8 tiles of m16n8, 128 accumulators per
 // thread), its fragments loaded with ldmatrix from shared memory one k-step ahead (two sets in
-// registers), 8 warps per SM as step 12 runs; no global memory, no epilogue. kBarrier adds step 12's
+// registers), 8 warps per SM as step 14 runs; no global memory, no epilogue. kBarrier adds step 14's
 // one __syncthreads() per k-tile of 4 k-steps (BK = 64). Each ldmatrix reads 512 contiguous bytes
 // (conflict-free), a different part of a 32 KB region for each k-step of a cycle of 8.
 constexpr int kLdmatrixRegionBytes = 8 * 8 * 512;
@@ -135,27 +135,27 @@ __global__ void __launch_bounds__(256, 1) mma_ldmatrix_loop(int iterations, floa
 }
 
 constexpr int kOperandBytes = 8192 + 32768;  // A: 64 rows x 128 bytes; B: 256 rows x 128 bytes
-constexpr int kWgmmaSharedBytes = kOperandBytes + step13::kSwizzleAtomBytes;
+constexpr int kWgmmaSharedBytes = kOperandBytes + step15::kSwizzleAtomBytes;
 
 __global__ void __launch_bounds__(256, 1) wgmma_loop(int iterations, float* out) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   const long long cycles0 = clock64(), ns0 = global_ns();
   extern __shared__ __align__(16) unsigned char shared[];
   const std::uint32_t start = static_cast<std::uint32_t>(__cvta_generic_to_shared(shared));
-  const std::uint32_t base = (start + step13::kSwizzleAtomBytes - 1) & ~std::uint32_t(step13::kSwizzleAtomBytes - 1);
+  const std::uint32_t base = (start + step15::kSwizzleAtomBytes - 1) & ~std::uint32_t(step15::kSwizzleAtomBytes - 1);
   unsigned char* operands = shared + (base - start);
   for (int i = int(threadIdx.x); i < kOperandBytes / 4; i += int(blockDim.x))
     reinterpret_cast<std::uint32_t*>(operands)[i] = bf16_pair(std::uint32_t(i));
   asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");  // visible to the tensor cores
   __syncthreads();
-  const step13::Descriptor k_major{16, step13::kSwizzleAtomBytes};
+  const step15::Descriptor k_major{16, step15::kSwizzleAtomBytes};
   float acc[128] = {};
   for (int i = 0; i < iterations; ++i) {
     asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
 #pragma unroll
     for (int kk = 0; kk < 4; ++kk)
-      step13::wgmma_m64k16<__nv_bfloat16, 0, 0>(acc, step13::wgmma_descriptor(base + kk * 32, k_major),
-                                                step13::wgmma_descriptor(base + 8192 + kk * 32, k_major), 1);
+      step15::wgmma_m64k16<__nv_bfloat16, 0, 0>(acc, step15::wgmma_descriptor(base + kk * 32, k_major),
+                                                step15::wgmma_descriptor(base + 8192 + kk * 32, k_major), 1);
     asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
     asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
   }
@@ -214,7 +214,7 @@ int main() {
     }
     const int ldmatrix_iterations = 200 * scale;  // 8 k-steps of 32 mma.sync per warp each
     const double ldmatrix_flops = 2.0 * 16 * 8 * 16 * 32 * 8 * ldmatrix_iterations * 8 * sms;
-    measure("step 12's loop: ldmatrix + mma.sync, 8 warps/SM",
+    measure("step 14's loop: ldmatrix + mma.sync, 8 warps/SM",
             [&] { mma_ldmatrix_loop<false><<<sms, 256>>>(ldmatrix_iterations, out); }, ldmatrix_flops, launches, out);
     measure("  ... with a barrier every 4 k-steps", [&] { mma_ldmatrix_loop<true><<<sms, 256>>>(ldmatrix_iterations, out); },
             ldmatrix_flops, launches, out);

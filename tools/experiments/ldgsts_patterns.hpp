@@ -61,9 +61,9 @@ struct Case {
   int global, shared, sizes;
 };
 // Each variant runs these, in this order: the global patterns, the shared patterns, the source
-// sizes, each with the others plain; then step 12's copies (rows of 8 lanes into swizzled rows), a
+// sizes, each with the others plain; then step 14's copies (rows of 8 lanes into swizzled rows), a
 // few mixes of conflicts on both sides, and rows of 4 lanes (16-byte copies: two 64-byte row pieces
-// per quarter-warp, as step 12's BK = 32 tiles copy them).
+// per quarter-warp, as step 14's BK = 32 tiles copy them).
 constexpr Case kCases[] = {
     {contiguous, packed, all_read},       {same_element, packed, all_read},    {line_per_lane, packed, all_read},
     {sector_per_lane, packed, all_read},  {rows_of_8, packed, all_read},       {rows_of_16, packed, all_read},

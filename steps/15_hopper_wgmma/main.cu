@@ -1,11 +1,11 @@
-// Step 13: Hopper (sm_90a) wgmma + TMA + mbarrier pipeline, warp specialized and persistent.
-// See docs/13-hopper-wgmma.md.
+// Step 15: Hopper (sm_90a) wgmma + TMA + mbarrier pipeline, warp specialized and persistent.
+// See docs/15-hopper-wgmma.md.
 #include "kernel.cuh"
 
 int main(int argc, char** argv) {
-  const step13::Config d = step13::kConfigs[0];
+  const step15::Config d = step15::kConfigs[0];
   gemm::TcStepDescription step;
-  step.name = "13_hopper_wgmma";
+  step.name = "15_hopper_wgmma";
   step.title = "wgmma from 128-byte-swizzled tiles that TMA copies STAGES k-tiles ahead; a producer warpgroup and "
                "consumer warpgroups on mbarriers; one persistent block per SM (sm_90a)";
   step.min_cc = 90;
@@ -17,19 +17,19 @@ int main(int argc, char** argv) {
                  {"GROUP_M", d.group_m, "tile rows walked together by the persistent blocks (L2 reuse)"},
                  {"CLUSTER", d.cluster, "blocks per cluster on tiles one above the other, sharing B (1 or 2)"}};
   step.check_params = [](const gemm::Params& params) {
-    return std::string(step13::config_rule(step13::config_from(params)));
+    return std::string(step15::config_rule(step15::config_from(params)));
   };
   step.shape_rule = gemm::tc_aligned_rows_rule;  // TMA: every stored row starts on 16 bytes
   step.launch_shape = [](const gemm::GemmShape& shape, const gemm::Params& params) {
-    const step13::Config cfg = step13::config_from(params);
-    return step13::launch_shape(shape, cfg, step13::resident_blocks(cfg));
+    const step15::Config cfg = step15::config_from(params);
+    return step15::launch_shape(shape, cfg, step15::resident_blocks(cfg));
   };
-  step.launch = step13::launch;
-  step.kernel = gemm::same_kernel_for_every_shape(step13::kernel_for);
+  step.launch = step15::launch;
+  step.kernel = gemm::same_kernel_for_every_shape(step15::kernel_for);
   // Without --param, the tile is chosen by shape: 128 x 128 or 128 x 64 where the default's tiles
   // would fill a single round on a fraction of the SMs (mapping.hpp, config_for_shape).
   step.params_for_shape = [](const gemm::GemmShape& shape, gemm::Layout layout, const gemm::Params&, int sms) {
-    return step13::to_params(step13::config_for_shape(shape, layout, sms));
+    return step15::to_params(step15::config_for_shape(shape, layout, sms));
   };
   return gemm::run_tc_step(argc, argv, step);
 }

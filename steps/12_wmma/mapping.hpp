@@ -1,4 +1,4 @@
-// Step 11, WMMA: the index math, shared by the kernel and the host tests.
+// Step 12, WMMA: the index math, shared by the kernel and the host tests.
 //
 // The first tensor-core step. A warp multiplies 16 x 16 tiles with wmma::mma_sync: the operands
 // come from shared memory as "fragments" (wmma::load_matrix_sync), whose distribution over the 32
@@ -20,7 +20,7 @@
 #include "options.hpp"
 #include "trace.hpp"
 
-namespace step11 {
+namespace step12 {
 
 using gemm::ceil_div;
 using gemm::GemmShape;
@@ -60,7 +60,7 @@ inline const char* config_rule(const Config& c) {
   if (c.wm % kFragment || c.wn % kFragment || c.bk % kFragment) return "WM, WN and BK must be multiples of 16";
   if (c.bm % c.wm || c.bn % c.wn) return "BM must be a multiple of WM and BN of WN";
   if (gemm::index_of(kConfigs, c) >= 0) return "";
-  return "this combination is not compiled in; see the list in steps/11_wmma/mapping.hpp (--help)";
+  return "this combination is not compiled in; see the list in steps/12_wmma/mapping.hpp (--help)";
 }
 
 inline Config config_from(const std::map<std::string, int>& params) {
@@ -218,7 +218,7 @@ inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& bloc
     const int rows = is_a ? a_stored_rows(s, layout) : b_stored_rows(s, layout);
     const int cols = is_a ? a_stored_cols(s, layout) : b_stored_cols(s, layout);
     const Operand global = is_a ? Operand::A : Operand::B, shared = is_a ? Operand::smem_A : Operand::smem_B;
-    for (int round = 0; round < step11::copies(chunks, c); ++round) {
+    for (int round = 0; round < step12::copies(chunks, c); ++round) {
       std::array<Chunk, kWarpSize> chunk{};
       std::uint32_t exists = 0;
       for (int lane = 0; lane < kWarpSize; ++lane) {
@@ -311,4 +311,4 @@ inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& bloc
     }
 }
 
-}  // namespace step11
+}  // namespace step12

@@ -1,10 +1,10 @@
-// Step 10: a cp.async multi-stage pipeline, the last fp32 step. See docs/10-double-buffering.md.
+// Step 11: a cp.async multi-stage pipeline, the last fp32 step. See docs/11-split-k-tail.md.
 #include "kernel.cuh"
 
 int main(int argc, char** argv) {
-  const step10::Config d = step10::kConfigs[0];
+  const step11::Config d = step11::kConfigs[0];
   gemm::StepDescription step;
-  step.name = "10_double_buffering";
+  step.name = "11_split_k_tail";
   step.title = "cp.async copies k-tiles into STAGES shared buffers ahead of the compute (sm_80+)";
   step.min_cc = 80;  // cp.async
   step.params = {{"BM", d.bm, "rows of C per block"},
@@ -18,22 +18,22 @@ int main(int argc, char** argv) {
                  {"MINB", d.min_blocks, "blocks per SM the compiler must fit (__launch_bounds__; caps registers)"},
                  {"SPLIT", 1, "1: a partial last wave of tiles is split along k over all SMs; 0: every tile whole"}};
   step.check_params = [](const gemm::Params& params) {
-    const std::string rule = step10::config_rule(step10::config_from(params));
-    return rule.empty() ? std::string(step10::split_rule(params)) : rule;
+    const std::string rule = step11::config_rule(step11::config_from(params));
+    return rule.empty() ? std::string(step11::split_rule(params)) : rule;
   };
   step.launch_shape = [](const gemm::GemmShape& shape, const gemm::Params& params) {
-    return step10::launch_shape(shape, step10::config_from(params));
+    return step11::launch_shape(shape, step11::config_from(params));
   };
-  step.launch = step10::launch;
+  step.launch = step11::launch;
   // Without --param, the block tile is chosen by shape: the default or its transpose, whichever
   // covers the shape in fewer waves (mapping.hpp, config_for_shape).
   step.params_for_shape = [](const gemm::GemmShape& shape, const gemm::Params& defaults, int sms) {
-    gemm::Params chosen = step10::to_params(step10::config_for_shape(shape, sms));
+    gemm::Params chosen = step11::to_params(step11::config_for_shape(shape, sms));
     chosen["SPLIT"] = defaults.at("SPLIT");
     return chosen;
   };
   step.kernel = [](const gemm::GemmShape& shape, const gemm::Params& params) {
-    return step10::kernel_for(shape, params);
+    return step11::kernel_for(shape, params);
   };
   return gemm::run_step(argc, argv, step);
 }

@@ -1,6 +1,6 @@
-// Step 12, mma.sync pipeline: the index math, shared by the kernel and the host tests.
+// Step 14, mma.sync pipeline: the index math, shared by the kernel and the host tests.
 //
-// Step 11 let the wmma API decide which lane holds which element. This step writes it down:
+// Step 12 let the wmma API decide which lane holds which element. This step writes it down:
 //  - the tensor cores are driven by mma.sync.m16n8k16, whose fragments have a documented lane
 //    layout (accumulator_row/col below);
 //  - the fragments come out of shared memory through ldmatrix, which reads eight 16-byte rows per
@@ -23,7 +23,7 @@
 #include "options.hpp"
 #include "trace.hpp"
 
-namespace step12 {
+namespace step14 {
 
 using gemm::ceil_div;
 using gemm::GemmShape;
@@ -49,7 +49,7 @@ GEMM_HD constexpr int warps(const Config& c) { return (c.bm / c.wm) * (c.bn / c.
 GEMM_HD constexpr int threads(const Config& c) { return warps(c) * kWarpSize; }
 
 // The compiled configurations; the first is the default (the measured best on the H100, see
-// docs/12-mma-pipeline.md), the others are what it was measured against. A GPU whose blocks may
+// docs/14-mma-ldmatrix.md), the others are what it was measured against. A GPU whose blocks may
 // not have the default's shared memory runs the first in this order that fits (config_for_gpu):
 // the second needs 96 KB, which every GPU from sm_80 on allows.
 constexpr Config kConfigs[] = {
@@ -121,7 +121,7 @@ inline const char* config_rule(const Config& c) {
         return "a thread's copies must lie a multiple of 8 tile rows apart (threads a multiple of 8 x chunks per row)";
     }
   if (gemm::index_of(kConfigs, c) >= 0) return "";
-  return "this combination is not compiled in; see the list in steps/12_mma_pipeline/mapping.hpp (--help)";
+  return "this combination is not compiled in; see the list in steps/14_mma_ldmatrix/mapping.hpp (--help)";
 }
 
 inline Config config_from(const std::map<std::string, int>& params) {
@@ -162,7 +162,7 @@ GEMM_HD int waves(const GemmShape& shape, const Config& c, int sms) { return cei
 // of it, else the 64 x 64 tile; where the wide one is chosen, its transpose if that takes fewer
 // waves (4088 x 4104: 544 tiles of 128 x 256 are 5 waves on 132 SMs, 528 of 256 x 128 are 4). A
 // tile needing more shared memory than `wide` is not taken. The rule fits the H100's measurements
-// of the four tiles from 512^3 to 4096^3 (docs/performance-log.md, step 12, "the tile by shape").
+// of the four tiles from 512^3 to 4096^3 (docs/performance-log.md, step 14, "the tile by shape").
 inline Config config_for_shape(const GemmShape& shape, int sms, const Config& wide = kConfigs[0]) {
   const auto fits = [&](const Config& c) { return shared_bytes(c) <= shared_bytes(wide); };
   const Config& tall = kConfigs[kTallConfig];
@@ -189,7 +189,7 @@ GEMM_HD int k_tiles(const GemmShape& shape, const Config& c) { return ceil_div(s
 // B and every result inside C, so the kernel can leave out the bounds tests (a comparison and a
 // select per copy, per k-tile) and the edge paths of the stores. The kernel is compiled both ways
 // and the launch takes this one where the shape allows. Only for the default tile, in NN and NT:
-// measured on the H100 (docs/performance-log.md, step 12, version 31), TN's instance without the
+// measured on the H100 (docs/performance-log.md, step 14, version 31), TN's instance without the
 // tests ran slower than with them, as ptxas scheduled it otherwise.
 GEMM_HD bool whole_tiles(const GemmShape& shape, const Config& c) {
   return shape.m % c.bm == 0 && shape.n % c.bn == 0 && shape.k % c.bk == 0;
@@ -250,7 +250,7 @@ GEMM_HD long long copy_source(const OperandTile& t, const Copy& c, const Stored&
   return t.k_major ? (long long)c.stored_row * s.cols + copy_k(t, c, cfg, kt)
                    : (long long)copy_k(t, c, cfg, kt) * s.cols + c.stored_col;
 }
-// The same offsets as fixed strides, which the kernel steps through instead (test_mapping_12 checks
+// The same offsets as fixed strides, which the kernel steps through instead (test_mapping_14 checks
 // that they agree): copy i at k-tile kt starts at
 // copy_source(copy 0, k-tile 0) + i * copy_stride + kt * k_tile_stride.
 GEMM_HD long long copy_stride(const OperandTile& t, const Stored& s, const Config& cfg) {
@@ -410,4 +410,4 @@ inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& bloc
       }
 }
 
-}  // namespace step12
+}  // namespace step14

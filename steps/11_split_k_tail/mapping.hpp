@@ -1,4 +1,4 @@
-// Step 10, double buffering: the index math, shared by the kernel, the host tests and the viewer.
+// Step 11, double buffering: the index math, shared by the kernel, the host tests and the viewer.
 //
 // Step 09's warp tiles, fed by a pipeline. Until now every k-tile went global -> registers ->
 // shared memory -> __syncthreads -> compute, and while a block waited for its loads its warps had
@@ -21,7 +21,7 @@
 #include "hd.hpp"
 #include "trace.hpp"
 
-namespace step10 {
+namespace step11 {
 
 using gemm::ceil_div;
 using gemm::CElement;
@@ -60,7 +60,7 @@ GEMM_HD constexpr int stage_floats(const Config& c) { return a_stage_floats(c) +
 GEMM_HD constexpr int shared_bytes(const Config& c) { return c.stages * stage_floats(c) * 4; }
 
 // The compiled configurations; the first is the default, the measured best on the H100 (the sweep in
-// docs/10-double-buffering.md), the second its transpose for the choice by shape (kTallConfig).
+// docs/11-split-k-tail.md), the second its transpose for the choice by shape (kTallConfig).
 constexpr Config kConfigs[] = {
     {128, 256, 16, 32, 128, 8, 16, 3, 1}, {256, 128, 8, 64, 64, 16, 8, 3, 1},  {128, 256, 8, 64, 64, 8, 16, 3, 1},
     {256, 128, 16, 64, 64, 16, 8, 3, 1},  {128, 256, 16, 64, 64, 8, 16, 4, 1}, {128, 256, 32, 64, 64, 8, 16, 3, 1},
@@ -98,7 +98,7 @@ inline const char* config_rule(const Config& c) {
   if (threads(c) % c.bn != 0 || (c.bk * c.bn / kChunk) % threads(c) != 0)
     return "the threads must copy the B tile in whole rounds: threads a multiple of BN, BK*BN/4 of threads";
   if (gemm::index_of(kConfigs, c) >= 0) return "";
-  return "this combination is not compiled in; see the list in steps/10_double_buffering/mapping.hpp (--help)";
+  return "this combination is not compiled in; see the list in steps/11_split_k_tail/mapping.hpp (--help)";
 }
 
 inline Config config_from(const std::map<std::string, int>& params) {
@@ -533,4 +533,4 @@ inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& bloc
     }
 }
 
-}  // namespace step10
+}  // namespace step11

@@ -1,4 +1,4 @@
-// Step 10, double buffering: step 09's warp tiles, with the k-tiles copied by cp.async into STAGES
+// Step 11, double buffering: step 09's warp tiles, with the k-tiles copied by cp.async into STAGES
 // shared-memory buffers, STAGES - 1 tiles ahead of the compute. Needs sm_80 (cp.async).
 #pragma once
 
@@ -12,7 +12,7 @@
 #include "mapping.hpp"
 #include "run_step.cuh"
 
-namespace step10 {
+namespace step11 {
 
 // cp.async, the asynchronous copy global -> shared (PTX ISA, "cp.async"). A source size below the
 // copy size fills the rest with zeros: a source size of 0 reads nothing and writes zeros, which is
@@ -432,4 +432,4 @@ inline void launch(const gemm::Fp32Problem& p, const gemm::Params& params, cudaS
   CUDA_CHECK_LAUNCH("pipelined_sgemm<<<...>>>");
 }
 
-}  // namespace step10
+}  // namespace step11

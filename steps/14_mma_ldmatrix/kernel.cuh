@@ -1,4 +1,4 @@
-// Step 12, mma.sync pipeline: C = alpha*A*B + beta*C with mma.sync.m16n8k16 fed by ldmatrix from
+// Step 14, mma.sync pipeline: C = alpha*A*B + beta*C with mma.sync.m16n8k16 fed by ldmatrix from
 // swizzled shared tiles, which cp.async fills STAGES k-tiles ahead. f16 or bf16 inputs, f32
 // accumulation, f32 or f16 output, layouts NN, NT and TN: the layout decides only whether ldmatrix
 // transposes (mapping.hpp), never the copies or the compute loop.
@@ -16,7 +16,7 @@
 #include "run_tc_step.cuh"
 #include "tc_dispatch.cuh"
 
-namespace step12 {
+namespace step14 {
 
 // --- The four instructions this step is about, as inline PTX (sm_80+) ----------------------------
 
@@ -387,4 +387,4 @@ inline void launch(const gemm::TcProblem& p, const gemm::Params& params, cudaStr
   CUDA_CHECK_LAUNCH("mma_pipeline_gemm<<<...>>>");
 }
 
-}  // namespace step12
+}  // namespace step14

@@ -1,4 +1,4 @@
-// Step 11, WMMA: C = alpha*A*B + beta*C with tensor cores through the wmma API: f16 or bf16
+// Step 12, WMMA: C = alpha*A*B + beta*C with tensor cores through the wmma API: f16 or bf16
 // inputs, f32 accumulation, f32 or f16 output, layouts NN, NT and TN. One kernel template; the
 // layout only changes how the tiles are copied into shared memory (mapping.hpp), never the compute
 // loop.
@@ -16,7 +16,7 @@
 #include "run_tc_step.cuh"
 #include "tc_dispatch.cuh"
 
-namespace step11 {
+namespace step12 {
 
 namespace wmma = nvcuda::wmma;
 
@@ -179,4 +179,4 @@ inline void launch(const gemm::TcProblem& p, const gemm::Params& params, cudaStr
   CUDA_CHECK_LAUNCH("wmma_gemm<<<...>>>");
 }
 
-}  // namespace step11
+}  // namespace step12

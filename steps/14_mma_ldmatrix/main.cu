@@ -1,11 +1,11 @@
-// Step 12: mma.sync + ldmatrix + a cp.async multi-stage pipeline, swizzled shared memory (sm_80+).
-// See docs/12-mma-pipeline.md.
+// Step 14: mma.sync + ldmatrix + a cp.async multi-stage pipeline, swizzled shared memory (sm_80+).
+// See docs/14-mma-ldmatrix.md.
 #include "kernel.cuh"
 
 int main(int argc, char** argv) {
-  const step12::Config d = step12::kConfigs[0];  // see config_for_gpu for GPUs where it does not fit
+  const step14::Config d = step14::kConfigs[0];  // see config_for_gpu for GPUs where it does not fit
   gemm::TcStepDescription step;
-  step.name = "12_mma_pipeline";
+  step.name = "14_mma_ldmatrix";
   step.title = "mma.sync m16n8k16 fed by ldmatrix (.trans for transposed operands) from swizzled tiles that "
                "cp.async fills STAGES k-tiles ahead (sm_80+)";
   step.min_cc = 80;  // cp.async, mma.sync m16n8k16
@@ -16,21 +16,21 @@ int main(int argc, char** argv) {
                  {"WN", d.wn, "columns of C per warp (a multiple of 16)"},
                  {"STAGES", d.stages, "k-tiles in flight in shared memory"}};
   step.check_params = [](const gemm::Params& params) {
-    return std::string(step12::config_rule(step12::config_from(params)));
+    return std::string(step14::config_rule(step14::config_from(params)));
   };
   step.shape_rule = gemm::tc_aligned_rows_rule;
   step.launch_shape = [](const gemm::GemmShape& shape, const gemm::Params& params) {
-    return step12::launch_shape(shape, step12::config_from(params));
+    return step14::launch_shape(shape, step14::config_from(params));
   };
   step.params_for_gpu = [](const gemm::Params&, int shared_limit) {
-    return step12::to_params(step12::config_for_gpu(shared_limit));
+    return step14::to_params(step14::config_for_gpu(shared_limit));
   };
   // Without --param, the tile is chosen by shape: smaller tiles where the default's would leave most
   // SMs idle, its transpose where that takes fewer waves (mapping.hpp, config_for_shape).
   step.params_for_shape = [](const gemm::GemmShape& shape, gemm::Layout, const gemm::Params& defaults, int sms) {
-    return step12::to_params(step12::config_for_shape(shape, sms, step12::config_from(defaults)));
+    return step14::to_params(step14::config_for_shape(shape, sms, step14::config_from(defaults)));
   };
-  step.launch = step12::launch;
-  step.kernel = step12::kernel_for;
+  step.launch = step14::launch;
+  step.kernel = step14::kernel_for;
   return gemm::run_tc_step(argc, argv, step);
 }
