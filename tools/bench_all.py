@@ -87,8 +87,9 @@ def main():
 
     commit, runs, device, failed = git_commit(), [], None, []
     with tempfile.TemporaryDirectory() as scratch:
-        for program in programs:
+        for index, program in enumerate(programs):
             name = os.path.basename(program)
+            print(f"bench_all: step {index + 1} of {len(programs)}: {name}", flush=True)
             if name[:2] in DEMOS:
                 variants = [[]]
             elif name[:2] in TENSOR_CORE:

@@ -12,6 +12,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import check_doc_commands  # noqa: E402
 import check_model_ncu  # noqa: E402
 import clock_watch  # noqa: E402
+import ladder  # noqa: E402
 import render_docs  # noqa: E402
 import results_lib  # noqa: E402
 
@@ -152,6 +153,49 @@ class RenderTest(unittest.TestCase):
         text = "<!-- results-table steps=99_none -->\n<!-- end results-table -->\n"
         self.assertIn("No measured results yet", render_docs.render(text, self.folder))
 
+
+
+
+class LadderTest(unittest.TestCase):
+    def tensor_run(self, step, ms, dtype="f16", layout="nn", out="f32"):
+        return {"step": step, "variant": "", "params": {}, "dtype": dtype, "layout": layout, "out": out,
+                "commit": "abc", "date": "2026-01-01T00:00:00Z", "shapes": [shape(1024, ms, 1.0)]}
+
+    def test_rows_come_from_the_file_in_step_order(self):
+        doc = document()
+        doc["runs"].reverse()
+        (title, runs), _ = ladder.ladder_runs(doc)
+        rows = ladder.rows_of(runs, 1024)
+        self.assertEqual([r["step"] for r in rows], ["01_naive", "02_gmem_coalescing"])
+        self.assertAlmostEqual(rows[0]["gflops"], results_lib.gflops(1024, 1024, 1024, 10.0))
+        self.assertIsNone(rows[0]["gain"])
+        self.assertAlmostEqual(rows[1]["gain"], 4.0)  # 10 ms -> 2.5 ms
+        self.assertAlmostEqual(rows[1]["fraction"], 0.4)
+
+    def test_tensor_core_ladder_takes_one_run_per_step(self):
+        doc = document()
+        doc["runs"] += [self.tensor_run("12_wmma", 0.5), self.tensor_run("12_wmma", 0.1, dtype="bf16"),
+                        self.tensor_run("12_wmma", 0.1, layout="tn"), self.tensor_run("14_mma_ldmatrix", 0.25)]
+        _, (title, runs) = ladder.ladder_runs(doc)
+        rows = ladder.rows_of(runs, 1024)
+        self.assertEqual([r["step"] for r in rows], ["12_wmma", "14_mma_ldmatrix"])
+        self.assertAlmostEqual(rows[1]["gain"], 2.0)
+
+    def test_a_step_without_the_shape_shows_its_largest(self):
+        doc = document()
+        doc["runs"][1]["shapes"] = [shape(512, 1.0, 1.0)]
+        text = ladder.render(doc, "x.json", 1024)
+        self.assertIn("(at 512³)", text)
+
+    def test_the_shipped_results_render(self):
+        files = results_lib.results_files(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs",
+                                                       "results"))
+        for path in files:
+            self.assertIn("01_naive", ladder.render(results_lib.load(path), path))
+
+    def test_a_missing_file_is_an_error(self):
+        with contextlib.redirect_stderr(io.StringIO()):
+            self.assertEqual(ladder.main(["/nonexistent/results.json"]), 2)
 
 
 class DocCommandsTest(unittest.TestCase):
