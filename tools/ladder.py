@@ -92,7 +92,7 @@ def render(document, path, size=None):
             continue
         top = max([r["gflops"] for r in rows] + [r["cublas"] or 0 for r in rows])
         lines += ["", f"{title}, at {chosen}³ (bars: GFLOPS, | marks cuBLAS)",
-                  f"{'step':<22} {'GFLOPS':>9} {'gain':>7} {'of cuBLAS':>9}"]
+                  f"{'step':<22} {'GFLOPS':>9} {'× before':>9} {'of cuBLAS':>10}"]
         for r in rows:
             gain = f"{r['gain']:.2f}×" if r["gain"] else "     "
             fraction = f"{100 * r['fraction']:.0f}%" if r["fraction"] is not None else "  ?"
@@ -102,7 +102,7 @@ def render(document, path, size=None):
                 drawn = drawn[:mark] + "|" + drawn[mark + 1:]
             size_note = "" if r["m"] == chosen else f"  (at {r['m']}³)"
             verdict = "" if r["verdict"] == "PASS" else f"  {r['verdict'] or 'unchecked'}"
-            lines.append(f"{r['step']:<22} {r['gflops']:>9.0f} {gain:>7} {fraction:>9}  {drawn}{size_note}{verdict}")
+            lines.append(f"{r['step']:<22} {r['gflops']:>9.0f} {gain:>9} {fraction:>10}  {drawn}{size_note}{verdict}")
     return "\n".join(lines)
 
 
