@@ -63,7 +63,7 @@ void check_copies(const step12::Config& c, const gemm::GemmShape& s, gemm::Layou
 }
 }  // namespace
 
-TEST(Mapping11, TilesHoldTheLogicalOperandsInEveryLayout) {
+TEST(Mapping12, TilesHoldTheLogicalOperandsInEveryLayout) {
   for (const step12::Config& c : step12::kConfigs) {
     ASSERT_STREQ(step12::config_rule(c), "");
     for (gemm::Layout layout : {gemm::Layout::nn, gemm::Layout::nt, gemm::Layout::tn})
@@ -73,7 +73,7 @@ TEST(Mapping11, TilesHoldTheLogicalOperandsInEveryLayout) {
   }
 }
 
-TEST(Mapping11, FragmentsCoverTheBlockTileOnce) {
+TEST(Mapping12, FragmentsCoverTheBlockTileOnce) {
   for (const step12::Config& c : step12::kConfigs) {
     std::vector<int> covered(size_t(c.bm) * c.bn, 0);
     for (int warp = 0; warp < step12::warps(c); ++warp)
@@ -86,7 +86,7 @@ TEST(Mapping11, FragmentsCoverTheBlockTileOnce) {
   }
 }
 
-TEST(Mapping11, RulesNameTheProblem) {
+TEST(Mapping12, RulesNameTheProblem) {
   EXPECT_NE(std::string(step12::config_rule({128, 128, 24, 32, 64})).find("multiples of 16"), std::string::npos);
   EXPECT_NE(std::string(step12::config_rule({128, 128, 32, 40, 64})).find("multiples of 16"), std::string::npos);
   EXPECT_NE(std::string(step12::config_rule({256, 128, 32, 32, 64})).find("not compiled in"), std::string::npos);
@@ -114,7 +114,7 @@ void for_each_instruction(const gemm::TraceProblem& p, F&& f) {
 }
 }  // namespace
 
-TEST(Mapping11, TraceWritesEveryElementOfCOnceAndFillsTheTiles) {
+TEST(Mapping12, TraceWritesEveryElementOfCOnceAndFillsTheTiles) {
   // C: each element stored exactly once (and read once when beta != 0). The tiles: per block and
   // k-tile, every element of a_tile[BM][BK] and b_tile[BK][BN] (not the padding) written once, on
   // the 16-byte path and on the element path, transposed or not.
@@ -160,7 +160,7 @@ TEST(Mapping11, TraceWritesEveryElementOfCOnceAndFillsTheTiles) {
         }
 }
 
-TEST(Mapping11, WhatTheCopiesCostInTheBanks) {
+TEST(Mapping12, WhatTheCopiesCostInTheBanks) {
   // The default configuration at an aligned shape, in every layout:
   //  - every 16-byte global read takes just the sectors its bytes need (coalesced);
   //  - a 16-byte store of B along a b_tile row (136 elements) is conflict-free;
@@ -201,7 +201,7 @@ TEST(Mapping11, WhatTheCopiesCostInTheBanks) {
   }
 }
 
-TEST(Mapping11, WhatWmmaCompilesToCostsInTheBanks) {
+TEST(Mapping12, WhatWmmaCompilesToCostsInTheBanks) {
   // What the compiler makes of wmma (mapping.hpp), in every configuration and layout:
   //  - each fragment load, an ldmatrix.x4, takes the least it can, 4 wavefronts: the 8 rows of one
   //    8 x 8 matrix are a padded row (16 bytes) apart, so they fall in 8 different groups of banks;
@@ -234,7 +234,7 @@ TEST(Mapping11, WhatWmmaCompilesToCostsInTheBanks) {
     }
 }
 
-TEST(Mapping11, StagingStoresWriteTheFragmentOnce) {
+TEST(Mapping12, StagingStoresWriteTheFragmentOnce) {
   // The four stores of store_matrix_sync cover the 16 x 16 staging tile exactly once.
   std::vector<int> written(step12::kFragment * step12::kFragment, 0);
   for (int store = 0; store < step12::kStagingStores; ++store)

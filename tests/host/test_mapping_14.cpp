@@ -140,7 +140,7 @@ int distinct_bank_groups(const std::vector<int>& element_offsets) {
 
 }  // namespace
 
-TEST(Mapping12, EmulatedBlocksComputeTheProduct) {
+TEST(Mapping14, EmulatedBlocksComputeTheProduct) {
   const Config small = {64, 64, 64, 32, 32, 3};
   for (const Config& wide : {step14::kConfigs[0], step14::kConfigs[1]})  // BK 64 and BK 32
     for (Layout layout : kLayouts) {
@@ -151,7 +151,7 @@ TEST(Mapping12, EmulatedBlocksComputeTheProduct) {
     }
 }
 
-TEST(Mapping12, ConfigurationForTheGpuFitsItsSharedMemory) {
+TEST(Mapping14, ConfigurationForTheGpuFitsItsSharedMemory) {
   constexpr int kH100 = 232448, kA100 = 166912, kSm86 = 101376;  // opt-in bytes per block
   EXPECT_TRUE(step14::config_for_gpu(kH100) == step14::kConfigs[0]);
   EXPECT_GT(step14::shared_bytes(step14::kConfigs[0]), kA100);  // the default needs an H100
@@ -166,7 +166,7 @@ TEST(Mapping12, ConfigurationForTheGpuFitsItsSharedMemory) {
 
 // Without --param the tile is chosen by shape: the widest tile that gives more than half of the
 // SMs a block, and between the default and its transpose the one with fewer waves.
-TEST(Mapping12, TileChosenByShapeKeepsHalfTheSmsBusy) {
+TEST(Mapping14, TileChosenByShapeKeepsHalfTheSmsBusy) {
   const Config& wide = step14::kConfigs[0];
   const Config& tall = step14::kConfigs[step14::kTallConfig];
   const Config& half = step14::kConfigs[step14::kHalfConfig];
@@ -201,7 +201,7 @@ TEST(Mapping12, TileChosenByShapeKeepsHalfTheSmsBusy) {
   for (const Config& c : step14::kConfigs) EXPECT_EQ(step14::config_from(step14::to_params(c)), c);
 }
 
-TEST(Mapping12, SwizzleIsConflictFree) {
+TEST(Mapping14, SwizzleIsConflictFree) {
   for (const Config& c : step14::kConfigs) {
     ASSERT_STREQ(step14::config_rule(c), "");
     for (Layout layout : kLayouts)
@@ -226,7 +226,7 @@ TEST(Mapping12, SwizzleIsConflictFree) {
   }
 }
 
-TEST(Mapping12, LdmatrixMatricesAreConflictFree) {
+TEST(Mapping14, LdmatrixMatricesAreConflictFree) {
   for (const Config& c : step14::kConfigs)
     for (Layout layout : kLayouts) {
       const OperandTile at = step14::a_tile(layout, c), bt = step14::b_tile(layout, c);
@@ -254,7 +254,7 @@ TEST(Mapping12, LdmatrixMatricesAreConflictFree) {
     }
 }
 
-TEST(Mapping12, FragmentStepsReachEveryFragment) {
+TEST(Mapping14, FragmentStepsReachEveryFragment) {
   for (const Config& c : step14::kConfigs)
     for (Layout layout : kLayouts) {
       const OperandTile at = step14::a_tile(layout, c), bt = step14::b_tile(layout, c);
@@ -282,7 +282,7 @@ TEST(Mapping12, FragmentStepsReachEveryFragment) {
     }
 }
 
-TEST(Mapping12, CopiesOfAThreadAreWholeRowsApart) {
+TEST(Mapping14, CopiesOfAThreadAreWholeRowsApart) {
   for (const Config& c : step14::kConfigs)
     for (Layout layout : kLayouts)
       for (const OperandTile& t : {step14::a_tile(layout, c), step14::b_tile(layout, c)})
@@ -309,7 +309,7 @@ TEST(Mapping12, CopiesOfAThreadAreWholeRowsApart) {
 // The kernel steps a running source pointer by copy_stride and k_tile_stride: it must reach what
 // copy_source says for every copy of every thread and k-tile, in blocks inside the matrix and on
 // its ragged edges (copies outside it get an address too, which cp.async does not read).
-TEST(Mapping12, CopyStridesAgreeWithTheCopies) {
+TEST(Mapping14, CopyStridesAgreeWithTheCopies) {
   const GemmShape shapes[] = {{256, 512, 192}, {200, 328, 72}, {129, 257, 8}, {17, 9, 136}};
   for (const Config& c : step14::kConfigs)
     for (Layout layout : kLayouts)
@@ -334,7 +334,7 @@ TEST(Mapping12, CopyStridesAgreeWithTheCopies) {
         }
 }
 
-TEST(Mapping12, AccumulatorsCoverTheBlockTileOnce) {
+TEST(Mapping14, AccumulatorsCoverTheBlockTileOnce) {
   for (const Config& c : step14::kConfigs) {
     std::vector<int> covered(size_t(c.bm) * c.bn, 0);
     for (int warp = 0; warp < step14::warps(c); ++warp)
@@ -348,7 +348,7 @@ TEST(Mapping12, AccumulatorsCoverTheBlockTileOnce) {
   }
 }
 
-TEST(Mapping12, RulesNameTheProblem) {
+TEST(Mapping14, RulesNameTheProblem) {
   EXPECT_NE(std::string(step14::config_rule({128, 128, 48, 64, 64, 4})).find("BK must be 32"), std::string::npos);
   EXPECT_NE(std::string(step14::config_rule({96, 128, 32, 32, 64, 4})).find("multiples of 64"), std::string::npos);
   EXPECT_NE(std::string(step14::config_rule({128, 128, 32, 64, 64, 9})).find("STAGES must be"), std::string::npos);
@@ -356,7 +356,7 @@ TEST(Mapping12, RulesNameTheProblem) {
   EXPECT_NE(std::string(step14::config_rule({128, 128, 32, 64, 64, 6})).find("not compiled in"), std::string::npos);
 }
 
-TEST(Mapping12, TraceIsConflictFreeAndCoversC) {
+TEST(Mapping14, TraceIsConflictFreeAndCoversC) {
   // The trace the viewer and the access model use: over whole launches, in every layout and for
   // every configuration, each ldmatrix.x4 and each cp.async write costs the minimum 4 wavefronts
   // (the swizzle), and the stores of C write every element once.
@@ -387,7 +387,7 @@ TEST(Mapping12, TraceIsConflictFreeAndCoversC) {
 // f16 output: after neighbouring lanes trade halves of two side-by-side n8 tiles, each lane's 4
 // consecutive columns (quad_col) are values it holds or its neighbour (lane ^ 1, same row) handed
 // it, and the warp's quads cover the 8 rows x 16 columns of the two tiles once, 8-byte aligned.
-TEST(Mapping12, F16QuadsCoverTwoTilesOnce) {
+TEST(Mapping14, F16QuadsCoverTwoTilesOnce) {
   std::vector<int> covered(8 * 16, 0);
   for (int lane = 0; lane < 32; ++lane) {
     const int partner = lane ^ 1;
@@ -411,7 +411,7 @@ TEST(Mapping12, F16QuadsCoverTwoTilesOnce) {
 
 // Shapes of whole tiles take the instance without bounds tests, where one is compiled: the default
 // tile in NN and NT. Any edge in M, N or K, and every other tile or layout, takes the general one.
-TEST(Mapping12, WholeTilesAreShapesWithoutEdges) {
+TEST(Mapping14, WholeTilesAreShapesWithoutEdges) {
   const Config& wide = step14::kConfigs[0];
   EXPECT_TRUE(step14::whole_tiles({8192, 8192, 8192}, wide));
   EXPECT_TRUE(step14::whole_tiles({128, 256, 64}, wide));

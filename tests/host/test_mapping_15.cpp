@@ -64,7 +64,7 @@ void check_operand(const TmaOperand& op, const Config& c, bool is_a) {
 
 }  // namespace
 
-TEST(Mapping13, CopiesAndDescriptorsAgree) {
+TEST(Mapping15, CopiesAndDescriptorsAgree) {
   for (const Config& c : step15::kConfigs) {
     ASSERT_STREQ(step15::config_rule(c), "");
     for (Layout layout : kLayouts) {
@@ -75,7 +75,7 @@ TEST(Mapping13, CopiesAndDescriptorsAgree) {
   }
 }
 
-TEST(Mapping13, BoxesFillTheTileOnce) {
+TEST(Mapping15, BoxesFillTheTileOnce) {
   // The boxes of one operand tile, placed by tma_box and box_bytes, cover its elements once, and
   // each element's byte (tile_byte) is distinct and inside the tile.
   for (const Config& c : step15::kConfigs)
@@ -109,7 +109,7 @@ TEST(Mapping13, BoxesFillTheTileOnce) {
       }
 }
 
-TEST(Mapping13, PersistentBlocksTakeEveryTileOnce) {
+TEST(Mapping15, PersistentBlocksTakeEveryTileOnce) {
   for (const Config& c : step15::kConfigs)
     for (const GemmShape& s : {GemmShape{4096, 4096, 64}, GemmShape{1000, 1000, 64}, GemmShape{8, 8, 8},
                                GemmShape{4088, 4104, 64}, GemmShape{130 * 128, 3 * 256, 64}, GemmShape{3 * 128, 300, 64}}) {
@@ -144,7 +144,7 @@ TEST(Mapping13, PersistentBlocksTakeEveryTileOnce) {
 // every cluster gets the same number of units, give or take one. Where the last column of tiles is
 // narrow (at most 64 columns inside C) and dealing its units after the others saves time, the
 // rounds are those of the whole units, and the narrow ones (half a whole one each) come after.
-TEST(Mapping13, PersistentGridIsTheFewestClustersForItsRounds) {
+TEST(Mapping15, PersistentGridIsTheFewestClustersForItsRounds) {
   for (const Config& c : step15::kConfigs)
     for (const int sms : {132, 114, 16, 2})
       for (const GemmShape& s : {GemmShape{4096, 4096, 64}, GemmShape{8192, 8192, 64}, GemmShape{1000, 1000, 64},
@@ -206,7 +206,7 @@ TEST(Mapping13, PersistentGridIsTheFewestClustersForItsRounds) {
 // A tile is narrow where its columns from the 64th on all lie outside C, which only a tile wider
 // than the narrow wgmma can be; narrow units come after all the others in the tile order, and copy
 // only B's first box.
-TEST(Mapping13, NarrowTilesAreTheLastColumnDealtLast) {
+TEST(Mapping15, NarrowTilesAreTheLastColumnDealtLast) {
   for (const Config& c : step15::kConfigs)
     for (const int n : {1, 8, 64, 65, 128, 200, 256, 257, 320, 321, 4104, 4160, 4161}) {
       const GemmShape s{1000, n, 64};
@@ -233,7 +233,7 @@ TEST(Mapping13, NarrowTilesAreTheLastColumnDealtLast) {
 // single round of the SMs in pairs (128 x 64 where 128 x 128 would give at most half of the SMs a
 // block and the stored rows are whole 128-byte lines, else 128 x 128), the default where it takes
 // several.
-TEST(Mapping13, TileChosenByShapeWhereTheDefaultTakesOneRound) {
+TEST(Mapping15, TileChosenByShapeWhereTheDefaultTakesOneRound) {
   const Config& wide = step15::kConfigs[0];
   const Config& small = step15::kConfigs[step15::kSmallTileConfig];
   const Config& narrow = step15::kConfigs[step15::kNarrowTileConfig];
@@ -288,7 +288,7 @@ TEST(Mapping13, TileChosenByShapeWhereTheDefaultTakesOneRound) {
   for (const Config& c : step15::kConfigs) EXPECT_EQ(step15::config_from(step15::to_params(c)), c);
 }
 
-TEST(Mapping13, AccumulatorsCoverEachConsumerTileOnce) {
+TEST(Mapping15, AccumulatorsCoverEachConsumerTileOnce) {
   for (const Config& c : step15::kConfigs) {
     std::vector<int> covered(size_t(step15::kWgmmaM) * c.bn, 0);
     for (int warp = 0; warp < 4; ++warp)
@@ -299,7 +299,7 @@ TEST(Mapping13, AccumulatorsCoverEachConsumerTileOnce) {
   }
 }
 
-TEST(Mapping13, RulesNameTheProblem) {
+TEST(Mapping15, RulesNameTheProblem) {
   EXPECT_NE(std::string(step15::config_rule({128, 256, 32, 4, 8, 1})).find("BK must be 64"), std::string::npos);
   EXPECT_NE(std::string(step15::config_rule({192, 256, 64, 4, 8, 1})).find("BM must be 64 or 128"), std::string::npos);
   EXPECT_NE(std::string(step15::config_rule({128, 320, 64, 4, 8, 1})).find("BN must be"), std::string::npos);
@@ -309,7 +309,7 @@ TEST(Mapping13, RulesNameTheProblem) {
   EXPECT_NE(std::string(step15::config_rule({128, 256, 64, 2, 8, 1})).find("not compiled in"), std::string::npos);
 }
 
-TEST(Mapping13, StagingIsConflictFreeAndComplete) {
+TEST(Mapping15, StagingIsConflictFreeAndComplete) {
   ASSERT_EQ(step15::kStagingBytes, step15::kStagingSlices * step15::kStagingBoxBytes);
   for (int staged_bytes : {4, 2}) {
     // A slice is one box of C: 64 rows x 128 bytes, 32 f32 or 64 f16 columns. Every element has
@@ -365,7 +365,7 @@ TEST(Mapping13, StagingIsConflictFreeAndComplete) {
 }
 
 // The consumers' staging halves, one C box each, lie side by side and fill the staging buffers.
-TEST(Mapping13, StagingHalvesTileTheBuffers) {
+TEST(Mapping15, StagingHalvesTileTheBuffers) {
   for (const Config& c : step15::kConfigs) {
     std::set<int> starts;
     for (int consumer = 0; consumer < step15::consumers(c); ++consumer)
@@ -385,7 +385,7 @@ TEST(Mapping13, StagingHalvesTileTheBuffers) {
 // each float of its staging buffer once per two slices; where the copy engine stores C, no lane
 // touches global memory; elsewhere every element of C is stored once (and read once when beta != 0),
 // runs cut by C's edge element by element.
-TEST(Mapping13, TraceStagesEveryFloatAndUpdatesCOnce) {
+TEST(Mapping15, TraceStagesEveryFloatAndUpdatesCOnce) {
   for (const Config& c : step15::kConfigs)
     for (const auto& [shape, layout] : {std::pair{GemmShape{3 * 128 + 8, 2 * 256 + 8, 64}, Layout::nn},
                                         std::pair{GemmShape{136, 100, 64}, Layout::nt},
@@ -439,7 +439,7 @@ TEST(Mapping13, TraceStagesEveryFloatAndUpdatesCOnce) {
 
 // Closed form, the copy engine's path: 256 x 512 on the default configuration is 2 units of 2
 // tiles, 4 blocks with one tile each; each consumer warp writes 8 slices of 8 pairs (f32).
-TEST(Mapping13, TraceCountsForTheCopyEnginePath) {
+TEST(Mapping15, TraceCountsForTheCopyEnginePath) {
   const Config d = step15::kConfigs[0];
   gemm::TraceProblem problem;
   problem.shape = {2 * d.bm, 2 * d.bn, 64};
