@@ -2,11 +2,16 @@
 // by a block of W x H threads (thread (tx, ty), tx fastest), shared by the kernels, the traces, the
 // host tests and the viewer.
 //
-// The tile holds H rows of W ints, row-major with a row stride of W + pad words. Three orders:
+// A variant's array: H rows of W + pad ints (tile[H][W + pad]), or, for the column-major variants,
+// W rows of H ints (tile[W][H]). Each order names the cell (row, column) of that array a thread
+// touches:
 //   row        thread (tx, ty) -> tile[ty][tx]                  (a warp walks a row: 32 banks)
-//   column     thread (tx, ty) -> word tx * H + ty              (the tile stored column-major)
+//   column     thread (tx, ty) -> tile[tx][ty] of tile[W][H]    (the tile stored column-major)
 //   transposed idx = ty*W + tx, r = idx / H, c = idx % H -> tile[c][r]
 //              (reading the tile as its transpose; for a square tile this is tile[tx][ty])
+// The static variants declare the 2-D array and index it tile[row][col]; the dynamic variants get a
+// flat extern __shared__ array and index it with word_index = row * row_stride + col, the word the
+// compiler computes for the 2-D array. Both touch the same words, hence the same banks.
 #pragma once
 
 #include "hd.hpp"
@@ -34,23 +39,51 @@ constexpr int kRepeats = 64;
 // Blocks per launch: each writes its own W x H part of the output.
 constexpr int kBlocks = 2048;
 
-GEMM_HD constexpr int row_stride(const TileShape& tile, const Variant& v) { return tile.width + v.pad; }
+// A cell of the variant's array: tile[row][col].
+struct Cell {
+  int row, col;
+};
 
-// Words of the tile (static arrays are declared with this many ints).
-GEMM_HD constexpr int tile_words(const TileShape& tile, const Variant& v) { return tile.height * row_stride(tile, v); }
+// Whether the variant stores the tile column-major (its array is then tile[W][H], one row per
+// column of the tile). Its store and load orders are then both Order::column.
+GEMM_HD constexpr bool column_major(const Variant& v) { return v.store == Order::column; }
+GEMM_HD constexpr bool orders_share_one_array(const Variant& v) {
+  return (v.store == Order::column) == (v.load == Order::column);
+}
 
-// The word of the tile that thread (tx, ty) touches in this order.
-GEMM_HD constexpr int word_index(const TileShape& tile, const Variant& v, Order order, int tx, int ty) {
-  const int stride = row_stride(tile, v);
+// The declared shape of the variant's array: rows, and ints per row (the row stride, padding included).
+GEMM_HD constexpr int array_rows(const TileShape& tile, const Variant& v) {
+  return column_major(v) ? tile.width : tile.height;
+}
+GEMM_HD constexpr int row_stride(const TileShape& tile, const Variant& v) {
+  return (column_major(v) ? tile.height : tile.width) + v.pad;
+}
+
+// Words of the array (the dynamic variants ask for this many ints at launch).
+GEMM_HD constexpr int tile_words(const TileShape& tile, const Variant& v) {
+  return array_rows(tile, v) * row_stride(tile, v);
+}
+
+// The cell of the array that thread (tx, ty) touches in this order.
+GEMM_HD constexpr Cell cell(const TileShape& tile, Order order, int tx, int ty) {
   switch (order) {
-    case Order::row: return ty * stride + tx;
-    case Order::column: return tx * tile.height + ty;
+    case Order::row: return {ty, tx};
+    case Order::column: return {tx, ty};
     case Order::transposed: {
       const int idx = ty * tile.width + tx;
-      return (idx % tile.height) * stride + idx / tile.height;
+      return {idx % tile.height, idx / tile.height};
     }
   }
-  return 0;
+  return {0, 0};
+}
+
+// The word of a cell in the row-major array: what tile[row][col] compiles to, and what the dynamic
+// variants compute themselves.
+GEMM_HD constexpr int word_index(const TileShape& tile, const Variant& v, const Cell& at) {
+  return at.row * row_stride(tile, v) + at.col;
+}
+GEMM_HD constexpr int word_index(const TileShape& tile, const Variant& v, Order order, int tx, int ty) {
+  return word_index(tile, v, cell(tile, order, tx, ty));
 }
 
 // The value thread (tx, ty) stores at repetition r: unique per word and repetition, so that the

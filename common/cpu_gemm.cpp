@@ -19,10 +19,16 @@ void cpu_gemm_naive(int m, int n, int k, double alpha, const float* a, const flo
 
 namespace {
 
-constexpr int kRowBlock = 32;    // rows of C per task
-constexpr int kColBlock = 256;   // columns of C kept in the accumulator row
-constexpr int kDepthBlock = 256; // rows of B per pass: kDepthBlock x kColBlock doubles stay in L2
+constexpr int kRowBlock = 32;   // rows of C per task (tasks are dealt out to the threads)
+constexpr int kColBlock = 256;  // columns of C per accumulator row: 256 doubles (2 KB) stay in L1
 
+// For each block of kColBlock columns, each row of the task: the accumulator row is set to zero,
+// then every i = 0 .. K-1 adds A[row][i] times a contiguous piece of row i of B (kColBlock floats).
+// The k loop is in the middle, so the inner loop walks memory contiguously and sums each element of
+// C in the same order as the triple loop (i = 0, 1, ...): the two results agree exactly. What is
+// reused: the accumulator row (in L1) for all K steps of a row, and the K x kColBlock panel of B
+// (K x 1 KB of floats), which every row of the task walks again: it is still in cache for the next
+// row only when it fits in the core's caches. K itself is not blocked.
 void blocked_rows(int row_begin, int row_end, int m, int n, int k, double alpha, const float* a,
                   const float* b, double beta, const float* c_in, double* c_out) {
   (void)m;
@@ -31,13 +37,10 @@ void blocked_rows(int row_begin, int row_end, int m, int n, int k, double alpha,
     const int cols = std::min(kColBlock, n - col0);
     for (int row = row_begin; row < row_end; ++row) {
       std::fill(acc.begin(), acc.begin() + cols, 0.0);
-      for (int k0 = 0; k0 < k; k0 += kDepthBlock) {
-        const int k_end = std::min(k, k0 + kDepthBlock);
-        for (int i = k0; i < k_end; ++i) {
-          const double a_value = a[size_t(row) * k + i];
-          const float* b_row = b + size_t(i) * n + col0;
-          for (int j = 0; j < cols; ++j) acc[j] += a_value * double(b_row[j]);
-        }
+      for (int i = 0; i < k; ++i) {
+        const double a_value = a[size_t(row) * k + i];
+        const float* b_row = b + size_t(i) * n + col0;
+        for (int j = 0; j < cols; ++j) acc[j] += a_value * double(b_row[j]);
       }
       for (int j = 0; j < cols; ++j) {
         const size_t at = size_t(row) * n + col0 + j;

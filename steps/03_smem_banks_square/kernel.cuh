@@ -12,25 +12,39 @@ namespace step03 {
 
 template <int kVariant>
 __global__ void bank_demo_kernel(int* __restrict__ out) {
+  namespace demo = gemm::bank_demo;
   constexpr Variant v = kVariants[kVariant];
-  constexpr gemm::bank_demo::TileShape tile_shape = kTile;  // a device-side copy of the host constant
-  // Static: the size is part of the kernel. Dynamic: the size comes with the launch. The addresses
-  // and the banks they hit are the same; only the declaration differs.
-  __shared__ int static_tile[v.dynamic ? 1 : gemm::bank_demo::tile_words(tile_shape, v)];
-  extern __shared__ int dynamic_tile[];
-  int* tile = v.dynamic ? dynamic_tile : static_tile;
-
+  constexpr demo::TileShape tile_shape = kTile;  // a device-side copy of the host constant
+  static_assert(demo::orders_share_one_array(v), "a column-major variant stores and loads column-major");
   const int tx = threadIdx.x, ty = threadIdx.y;
-  const int store_word = gemm::bank_demo::word_index(tile_shape, v, v.store, tx, ty);
-  const int load_word = gemm::bank_demo::word_index(tile_shape, v, v.load, tx, ty);
+  // The cells this thread stores to and loads from (mapping: common/bank_demo.hpp).
+  const demo::Cell store = demo::cell(tile_shape, v.store, tx, ty);
+  const demo::Cell load = demo::cell(tile_shape, v.load, tx, ty);
+  const int store_word = demo::word_index(tile_shape, v, store);  // also the value's identity
   int sum = 0;
-  for (int r = 0; r < gemm::bank_demo::kRepeats; ++r) {
-    tile[store_word] = gemm::bank_demo::stored_value(store_word, r);
-    __syncthreads();
-    sum += tile[load_word];
-    __syncthreads();  // the next repetition overwrites the tile
+  if constexpr (!v.dynamic) {
+    // Static: a 2-D array whose shape is part of the kernel; tile[row][col] compiles to the word
+    // row * row_stride + col, the same word the dynamic variant computes below.
+    __shared__ int tile[demo::array_rows(tile_shape, v)][demo::row_stride(tile_shape, v)];
+    for (int r = 0; r < demo::kRepeats; ++r) {
+      tile[store.row][store.col] = demo::stored_value(store_word, r);
+      __syncthreads();
+      sum += tile[load.row][load.col];
+      __syncthreads();  // the next repetition overwrites the tile
+    }
+  } else {
+    // Dynamic: a flat array whose size comes with the launch (launch_shape's shared_bytes); the
+    // kernel computes the word itself. Same words, same banks: only the declaration differs.
+    extern __shared__ int tile[];
+    const int load_word = demo::word_index(tile_shape, v, load);
+    for (int r = 0; r < demo::kRepeats; ++r) {
+      tile[store_word] = demo::stored_value(store_word, r);
+      __syncthreads();
+      sum += tile[load_word];
+      __syncthreads();  // the next repetition overwrites the tile
+    }
   }
-  out[gemm::bank_demo::output_index(tile_shape, blockIdx.x, tx, ty)] = sum;
+  out[demo::output_index(tile_shape, blockIdx.x, tx, ty)] = sum;
 }
 
 template <int... kIndex>

@@ -19,14 +19,14 @@ constexpr gemm::bank_demo::TileShape kTile{32, 16};
 
 constexpr Variant kVariants[] = {
     {"row_row", Order::row, Order::row, false, 0, "store and load tile[ty][tx]: a warp walks a row"},
-    {"col_col", Order::column, Order::column, false, 0, "the tile stored column-major: word tx*16 + ty"},
-    {"row_col", Order::row, Order::transposed, false, 0, "store by rows, load transposed"},
+    {"col_col", Order::column, Order::column, false, 0, "the tile stored column-major, tile[32][16]: tile[tx][ty]"},
+    {"row_col", Order::row, Order::transposed, false, 0, "store tile[ty][tx], load the transpose"},
     {"dynamic_row_row", Order::row, Order::row, true, 0, "row_row with extern __shared__"},
     {"dynamic_col_col", Order::column, Order::column, true, 0, "col_col with extern __shared__"},
     {"dynamic_row_col", Order::row, Order::transposed, true, 0, "row_col with extern __shared__"},
-    {"padded1_row_col", Order::row, Order::transposed, false, 1, "row_col, rows padded by 1 word"},
+    {"padded1_row_col", Order::row, Order::transposed, false, 1, "row_col, rows padded by 1 word: tile[16][33]"},
     {"padded1_dynamic_row_col", Order::row, Order::transposed, true, 1, "padded1_row_col with extern __shared__"},
-    {"padded2_row_col", Order::row, Order::transposed, false, 2, "row_col, rows padded by 2 words"},
+    {"padded2_row_col", Order::row, Order::transposed, false, 2, "row_col, rows padded by 2 words: tile[16][34]"},
     {"padded2_dynamic_row_col", Order::row, Order::transposed, true, 2, "padded2_row_col with extern __shared__"},
 };
 constexpr int kVariantCount = int(sizeof(kVariants) / sizeof(kVariants[0]));

@@ -4,7 +4,9 @@
 // column of C (rows thread_row*TM .. +TM-1). K is walked in tiles of BK: the block copies a BM x BK
 // tile of A and a BK x BN tile of B into shared memory (each thread copies every threads-th element),
 // then for each of the BK steps a thread loads ONE value of the B tile into a register and uses it
-// for TM multiply-adds. Shared loads per multiply-add drop from 2 (step 05) to about 1 + 1/TM.
+// for TM multiply-adds. Shared words read per multiply-add drop from 2 (step 05) to 1 + 1/TM; since the
+// compiler loads A four words at a time (kAWordsPerLoad), load instructions per FFMA drop from 1.25
+// (step 05) to 1/4 + 1/TM.
 #pragma once
 
 #include "dispatch.hpp"

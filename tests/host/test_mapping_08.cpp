@@ -81,3 +81,28 @@ TEST(Mapping08, InnerLoopIsConflictFree) {
   });
   EXPECT_EQ(loads, d.bk * (d.tm + d.tn) / step08::kChunk);
 }
+
+TEST(Mapping08, TransposedAStoresConflictBKOver4Ways) {
+  // The conflict this step leaves (docs/08-vectorized.md): the BK/4 lanes that copy the chunks of one
+  // row of the A tile store into rows of a_tile_t that are 4 * BM words apart, a multiple of 32, so
+  // into one bank: each 4-byte store of A is BK/4-way (4-way at the default BK = 16). The 16-byte
+  // stores of B cost the minimum. Step 10 pads a_tile_t's rows (Mapping10.SharedAccessesAreConflictFree).
+  for (const step08::Config& c : step08::kConfigs) {
+    gemm::TraceProblem problem;
+    problem.shape = {256, 256, 256};
+    problem.params = {{"BM", c.bm}, {"BN", c.bn}, {"BK", c.bk}, {"TM", c.tm}, {"TN", c.tn}, {"MINB", c.min_blocks}};
+    int a_stores = 0;
+    step08::trace_warp(problem, {0, 0, 0}, 0, [&](const gemm::TraceInstruction& i) {
+      if (i.access.space != gemm::Space::shared || i.access.access != gemm::Access::store || i.iteration != 0) return;
+      const gemm::SharedCost cost = gemm::shared_cost(i.access);
+      if (i.operand == gemm::Operand::smem_A) {
+        EXPECT_EQ(cost.max_conflict, c.bk / step08::kChunk) << i.label << " BK " << c.bk;
+        EXPECT_EQ(cost.wavefronts, c.bk / step08::kChunk) << i.label << " BK " << c.bk;
+        ++a_stores;
+      } else {
+        EXPECT_EQ(cost.max_conflict, 1) << i.label;
+      }
+    });
+    EXPECT_EQ(a_stores, step08::a_copies(c) * step08::kChunk);
+  }
+}

@@ -116,3 +116,21 @@ TEST(Mapping09, InnerLoopNeedsFewerWavefrontsThanStep08) {
   EXPECT_LT(inner_wavefronts(step09::trace_warp, default_problem({256, 256, 256})),
             inner_wavefronts(step08::trace_warp, p08));
 }
+
+TEST(Mapping09, TransposedAStoresConflictAsInStep08) {
+  // Step 09 copies A as step 08 does (docs/09-warptiling.md): each 4-byte store into a_tile_t is
+  // BK/4-way, 4-way at the default BK = 16; step 10's padding removes it.
+  for (const step09::Config& c : step09::kConfigs) {
+    gemm::TraceProblem problem;
+    problem.shape = {256, 256, 256};
+    problem.params = {{"BM", c.bm}, {"BN", c.bn}, {"BK", c.bk}, {"WM", c.wm},
+                      {"WN", c.wn}, {"TM", c.tm}, {"TN", c.tn}, {"MINB", c.min_blocks}};
+    int a_stores = 0;
+    step09::trace_warp(problem, {0, 0, 0}, 0, [&](const gemm::TraceInstruction& i) {
+      if (i.operand != gemm::Operand::smem_A || i.access.access != gemm::Access::store || i.iteration != 0) return;
+      EXPECT_EQ(gemm::shared_cost(i.access).max_conflict, c.bk / step09::kChunk) << i.label << " BK " << c.bk;
+      ++a_stores;
+    });
+    EXPECT_GT(a_stores, 0);
+  }
+}

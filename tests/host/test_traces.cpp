@@ -127,3 +127,34 @@ TEST(BankDemoMapping, EveryLoadedWordWasStored) {
       });
   }
 }
+
+namespace {
+// Every thread's store and load cells lie inside the array the static variant declares
+// (tile[array_rows][row_stride]) and are the words the trace lists; the square tile's transpose is tile[tx][ty].
+template <size_t kCount>
+void expect_cells_inside_the_array(const gemm::bank_demo::TileShape& tile, const gemm::bank_demo::Variant (&variants)[kCount]) {
+  namespace demo = gemm::bank_demo;
+  for (const demo::Variant& v : variants) {
+    EXPECT_TRUE(demo::orders_share_one_array(v)) << v.name;
+    for (int ty = 0; ty < tile.height; ++ty)
+      for (int tx = 0; tx < tile.width; ++tx)
+        for (const demo::Order order : {v.store, v.load}) {
+          const demo::Cell at = demo::cell(tile, order, tx, ty);
+          ASSERT_TRUE(at.row >= 0 && at.row < demo::array_rows(tile, v)) << v.name << " " << tx << "," << ty;
+          ASSERT_TRUE(at.col >= 0 && at.col < demo::row_stride(tile, v) - v.pad) << v.name << " " << tx << "," << ty;
+          EXPECT_EQ(demo::word_index(tile, v, order, tx, ty), at.row * demo::row_stride(tile, v) + at.col);
+        }
+  }
+}
+}  // namespace
+
+TEST(BankDemoMapping, EveryCellIsInsideTheDeclaredArray) {
+  expect_cells_inside_the_array(step03::kTile, step03::kVariants);
+  expect_cells_inside_the_array(step04::kTile, step04::kVariants);
+  namespace demo = gemm::bank_demo;
+  const demo::Cell transposed = demo::cell(step03::kTile, demo::Order::transposed, 5, 9);
+  EXPECT_EQ(transposed.row, 5);
+  EXPECT_EQ(transposed.col, 9);
+  EXPECT_EQ(demo::array_rows(step04::kTile, step04::kVariants[1]), 32);  // col_col: tile[32][16]
+  EXPECT_EQ(demo::row_stride(step04::kTile, step04::kVariants[8]), 34);  // padded2: tile[16][34]
+}
