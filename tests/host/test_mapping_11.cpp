@@ -1,6 +1,7 @@
-// Step 11: the pipelined mapping (cp.async copies, STAGES shared buffers), run on the host with the
-// kernel's index functions for every compiled configuration. The emulator holds all stages; each
-// k-tile is copied into and read from its own stage, at the offsets the kernel uses.
+// Step 11: the schedule that splits the last wave of tiles along k (below), and step 10's pipelined
+// mapping (cp.async copies, STAGES shared buffers) again on this step's copy of it, run on the host
+// with the kernel's index functions for every compiled configuration. The emulator holds all stages;
+// each k-tile is copied into and read from its own stage, at the offsets the kernel uses.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,7 +12,7 @@
 #include "tiled_emulator.hpp"
 
 namespace {
-struct Step10 {
+struct Step11 {
   step11::Config cfg;
   // One block per tile (the emulation checks the per-tile mapping; the schedule that shares the last
   // wave's tiles out over blocks has its own tests below).
@@ -70,15 +71,15 @@ gemm::TraceProblem default_problem(const gemm::GemmShape& shape) {
 }
 }  // namespace
 
-TEST(Mapping10, HostEmulationMatchesReferenceForEveryConfig) {
+TEST(Mapping11, HostEmulationMatchesReferenceForEveryConfig) {
   for (const step11::Config& cfg : step11::kConfigs) {
     ASSERT_STREQ(step11::config_rule(cfg), "");
-    for (const gemm::GemmShape& s : gemm::testing::tiled_shapes()) gemm::testing::check_tiled_emulation(Step10{cfg}, s);
-    gemm::testing::check_tiled_emulation(Step10{cfg}, {132, 68, 44});
+    for (const gemm::GemmShape& s : gemm::testing::tiled_shapes()) gemm::testing::check_tiled_emulation(Step11{cfg}, s);
+    gemm::testing::check_tiled_emulation(Step11{cfg}, {132, 68, 44});
   }
 }
 
-TEST(Mapping10, TileChosenByShapeTakesTheFewerWaves) {
+TEST(Mapping11, TileChosenByShapeTakesTheFewerWaves) {
   const step11::Config& wide = step11::kConfigs[0];
   const step11::Config& tall = step11::kConfigs[step11::kTallConfig];
   constexpr int kSms = 132;  // H100 SXM
@@ -97,7 +98,7 @@ TEST(Mapping10, TileChosenByShapeTakesTheFewerWaves) {
   for (const step11::Config& cfg : step11::kConfigs) EXPECT_EQ(step11::config_from(step11::to_params(cfg)), cfg);
 }
 
-TEST(Mapping10, RulesNameTheProblem) {
+TEST(Mapping11, ConfigAndSplitRulesNameTheProblem) {
   EXPECT_NE(std::string(step11::config_rule({128, 128, 8, 64, 32, 8, 8, 2, 2})).find("STAGES"), std::string::npos);
   EXPECT_NE(std::string(step11::config_rule({128, 128, 4, 64, 32, 8, 8, 4, 2})).find("multiple of 8"), std::string::npos);
   EXPECT_NE(std::string(step11::config_rule({128, 128, 8, 64, 32, 8, 8, 7, 2})).find("not compiled in"), std::string::npos);
@@ -107,7 +108,7 @@ TEST(Mapping10, RulesNameTheProblem) {
 }
 
 // SPLIT=0 schedules every tile whole at a shape the default splits (4096^3 on 132 SMs).
-TEST(Mapping10, SplitZeroRunsEveryTileWhole) {
+TEST(Mapping11, SplitZeroRunsEveryTileWhole) {
   const gemm::GemmShape shape{4096, 4096, 4096};
   const step11::Config& cfg = step11::kConfigs[0];
   const step11::Schedule split = step11::schedule_of(shape, cfg, step11::schedule_sms({{"SPLIT", 1}}, 132));
@@ -117,7 +118,7 @@ TEST(Mapping10, SplitZeroRunsEveryTileWhole) {
   EXPECT_EQ(whole.split_blocks, 0);
 }
 
-TEST(Mapping10, SharedAccessesAreConflictFree) {
+TEST(Mapping11, SharedAccessesAreConflictFree) {
   // The padded, transposed A copy, the B copies and the inner loop: every shared access of the
   // default configuration costs the minimum, on the 16-byte path and on the element path for B.
   for (const gemm::GemmShape& shape : {gemm::GemmShape{256, 256, 256}, gemm::GemmShape{256, 255, 255}}) {
@@ -135,7 +136,7 @@ TEST(Mapping10, SharedAccessesAreConflictFree) {
 // of 4 rows, through the L1) takes as many wavefronts as its rows share k-runs: 4 with BK = 8, where
 // a tile has one k-run per row, 2 with BK = 16 and 1 with BK = 32 (a_tile_k spreads the rows over
 // the k-runs). The shared writes stay conflict-free.
-TEST(Mapping10, ACopiesSpreadTheirRowsOverTheL1Banks) {
+TEST(Mapping11, ACopiesSpreadTheirRowsOverTheL1Banks) {
   for (const step11::Config& c : step11::kConfigs) {
     gemm::TraceProblem problem;
     problem.shape = {2 * c.bm, 2 * c.bn, 4 * c.bk};
@@ -154,7 +155,7 @@ TEST(Mapping10, ACopiesSpreadTheirRowsOverTheL1Banks) {
   }
 }
 
-TEST(Mapping10, AWarpCopiesWholeSectorsOfA) {
+TEST(Mapping11, AWarpCopiesWholeSectorsOfA) {
   // Each warp-wide copy of A reads 8 consecutive floats (one 32-byte sector) of each of 4 rows; the
   // copies of the k-tiles past the end read nothing.
   int copies = 0, past_end = 0;
@@ -174,7 +175,7 @@ TEST(Mapping10, AWarpCopiesWholeSectorsOfA) {
   EXPECT_GT(past_end, 0);
 }
 
-TEST(Mapping10, TraceCopiesWhatTheKernelCopies) {
+TEST(Mapping11, TraceCopiesWhatTheKernelCopies) {
   // The kernel's prologue copies the first STAGES - 1 k-tiles (those that exist), and every
   // iteration of its loop copies k-tile kt + STAGES - 1, past the end too (kernel.cuh, multiply):
   // the trace lists as many shared writes of copies, each under an iteration the loop runs.
@@ -199,7 +200,7 @@ TEST(Mapping10, TraceCopiesWhatTheKernelCopies) {
     }
 }
 
-TEST(Mapping10, CopiesAreFixedStepsFromTheFirst) {
+TEST(Mapping11, CopiesAreFixedStepsFromTheFirst) {
   // The kernel computes copy 0 at k-tile 0 and steps from there; the per-copy functions (which the
   // trace and the emulation use) must agree with those steps for every configuration and thread.
   const gemm::GemmShape s{1000, 1000, 1000};
@@ -235,7 +236,7 @@ TEST(Mapping10, CopiesAreFixedStepsFromTheFirst) {
   }
 }
 
-TEST(Mapping10, ScheduleCoversEveryKTileOfEveryTileOnce) {
+TEST(Mapping11, ScheduleCoversEveryKTileOfEveryTileOnce) {
   // Every k-tile of every tile is multiplied by exactly one block; every tile's sharers are the blocks
   // whose pieces touch it; a split block touches at most kMaxPieces tiles, and its workspace slots
   // are its own; the split blocks are at most a wave and share a tile kMaxShare ways on average.
@@ -316,7 +317,7 @@ TEST(Mapping10, ScheduleCoversEveryKTileOfEveryTileOnce) {
   EXPECT_EQ(step11::schedule_of({1024, 1024, 1024}, step11::kConfigs[0], 132).split_blocks, 128);
 }
 
-TEST(Mapping10, EachSplitTileStartsAtItsFirstRun) {
+TEST(Mapping11, EachSplitTileStartsAtItsFirstRun) {
   // A split tile's k-tile 0 is multiplied by the first block whose run starts inside the tile, and
   // a block that comes in from the tile before ends at the tile's last k-tile: the split blocks
   // stay near the same k (mapping.hpp, anchor_unit).
@@ -349,7 +350,7 @@ TEST(Mapping10, EachSplitTileStartsAtItsFirstRun) {
       }
 }
 
-TEST(Mapping10, PartialSlotIsABijection) {
+TEST(Mapping11, PartialSlotIsABijection) {
   // Each thread's results land on distinct floats of a slot, and together they fill it.
   for (const step11::Config& c : step11::kConfigs) {
     std::vector<int> hits(size_t(step11::slot_floats(c)), 0);
@@ -363,7 +364,7 @@ TEST(Mapping10, PartialSlotIsABijection) {
 
 // The whole tiles' kernel finds its tile's number from its block coordinates (tile_index), to leave
 // at once where the tile is one of the split ones: the inverse of tile_at over the whole grid.
-TEST(Mapping10, TileIndexInvertsTileAt) {
+TEST(Mapping11, TileIndexInvertsTileAt) {
   for (const step11::Config& c : step11::kConfigs)
     for (const gemm::GemmShape& shape : {gemm::GemmShape{4096, 4096, 64}, gemm::GemmShape{1000, 999, 8},
                                          gemm::GemmShape{1, 1, 1}, gemm::GemmShape{4095, 4097, 8}}) {
