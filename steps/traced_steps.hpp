@@ -17,6 +17,7 @@
 #include "07_2d_blocktiling/mapping.hpp"
 #include "08_vectorized/mapping.hpp"
 #include "09_warptiling/mapping.hpp"
+#include "10_cp_async_pipeline/mapping.hpp"
 #include "11_split_k_tail/mapping.hpp"
 #include "12_wmma/mapping.hpp"
 #include "14_mma_ldmatrix/mapping.hpp"
@@ -115,6 +116,13 @@ inline std::vector<TracedProgram> traced_programs() {
                   [](const TraceProblem& p) { return step09::launch_shape(p.shape, step09::config_from(p.params)); },
                   step09::trace_warp, params09(d09)});
   for (const step09::Config& c : step09::kConfigs) list.back().configs.push_back(params09(c));
+  list.push_back({"10_cp_async_pipeline", "", "pipelined_sgemm", true,
+                  [](const TraceProblem& p) { return step10::launch_shape(p.shape, step10::config_from(p.params)); },
+                  step10::trace_warp, step10::to_params(step10::kConfigs[0])});
+  for (const step10::Config& c : step10::kConfigs) list.back().configs.push_back(step10::to_params(c));
+  list.back().params_for_shape = [](const GemmShape& shape, Layout, int sms) {
+    return step10::to_params(step10::config_for_shape(shape, sms));
+  };
   list.push_back({"11_split_k_tail", "", "pipelined_sgemm", true,
                   [](const TraceProblem& p) { return step11::launch_shape(p.shape, step11::config_from(p.params)); },
                   step11::trace_warp, step11::to_params(step11::kConfigs[0])});

@@ -61,7 +61,7 @@ GEMM_TOLERANCE = 0.02
 # tiles of a partial last wave along k (a second kernel, not traced); at these small shapes every
 # tile would be split, so it runs with every tile whole. Besides these, every GEMM step's runs are
 # given --defaults: the default tunables at every shape, which is what the model predicts with
-# (steps 11, 14 and 15 would otherwise choose their tile by shape, smaller ones at these shapes).
+# (steps 10, 11, 14 and 15 would otherwise choose their tile by shape, smaller ones at these shapes).
 PROGRAM_ARGS = {"11_split_k_tail": ["--param", "SPLIT=0"]}
 # Counters of a held program that are recorded but not held to the rule, each with the reason.
 COUNTERS_NOT_HELD = {

@@ -21,7 +21,7 @@ from bench_all import ROOT, git_commit, slug  # noqa: E402
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
-    parser.add_argument("--steps", default="06,07,08,09,10")
+    parser.add_argument("--steps", default="06,07,08,09,10,11")
     parser.add_argument("--size", default="4096")
     parser.add_argument("--out", default=None)
     args = parser.parse_args()

@@ -1,5 +1,6 @@
-// Step 11, double buffering: step 09's warp tiles, with the k-tiles copied by cp.async into STAGES
-// shared-memory buffers, STAGES - 1 tiles ahead of the compute. Needs sm_80 (cp.async).
+// Step 11, the last wave split along k: step 10's pipelined kernel for the whole tiles, and a second
+// kernel that shares the tiles of a partial last wave out over a wave of blocks along k, launched
+// first (on sm_90, the whole tiles' launch overlaps it: programmatic dependent launch). Needs sm_80.
 #pragma once
 
 #include <map>
@@ -387,6 +388,9 @@ inline SplitWorkspace& split_workspace(const Schedule& schedule, const Config& c
 }
 
 // Two launches in one stream: the split tiles (when the schedule splits any), then the whole ones.
+// One kernel doing both, or the whole tiles on a 1D grid of their own, measured slower on the H100
+// (docs/performance-log.md, version 9): the first kept the split path's state live through the main
+// loop, the second ran slower at 2048^3, where nothing is split.
 inline void launch(const gemm::Fp32Problem& p, const gemm::Params& params, cudaStream_t stream) {
   const Config cfg = config_from(params);
   const gemm::CurrentGpu gpu = gemm::current_gpu();

@@ -1,11 +1,11 @@
-// Step 11: a cp.async multi-stage pipeline, the last fp32 step. See docs/11-split-k-tail.md.
+// Step 11: the last wave of tiles split along k, the last fp32 step. See docs/11-split-k-tail.md.
 #include "kernel.cuh"
 
 int main(int argc, char** argv) {
   const step11::Config d = step11::kConfigs[0];
   gemm::StepDescription step;
   step.name = "11_split_k_tail";
-  step.title = "cp.async copies k-tiles into STAGES shared buffers ahead of the compute (sm_80+)";
+  step.title = "the ragged last wave of tiles split along k over every SM, programmatic dependent launch: the last fp32 step";
   step.min_cc = 80;  // cp.async
   step.params = {{"BM", d.bm, "rows of C per block"},
                  {"BN", d.bn, "columns of C per block"},

@@ -1,4 +1,9 @@
-// Step 11, double buffering: the index math, shared by the kernel, the host tests and the viewer.
+// Step 11, the last wave split along k: the index math, shared by the kernel, the host tests and the
+// viewer.
+//
+// Step 10's pipeline, whole, and a schedule for the tiles of a partial last wave: those are cut along
+// k and shared out over a wave of blocks, which add their partial sums up (the schedule, below).
+// Up to the schedule the mapping is step 10's:
 //
 // Step 09's warp tiles, fed by a pipeline. Until now every k-tile went global -> registers ->
 // shared memory -> __syncthreads -> compute, and while a block waited for its loads its warps had
@@ -169,39 +174,21 @@ GEMM_HD int thread_id(const ThreadCoord& t) { return t.thread.x; }
 // ---- The schedule: which block computes which part of C --------------------------------------
 //
 // One tile per block leaves the last wave partly empty: 4096 x 4096 is 512 tiles, 3 full waves of
-// 132 and a fourth of 116 while 16 SMs idle, so the whole run takes 4 tile-times for 3.88 tiles of
-// work per SM. Here the tiles of that last, partial wave ("split tiles") are cut along k instead and
-// shared out evenly over up to a wave of blocks ("split blocks"), launched first; the
-// whole tiles follow, one per block, and fill the remaining waves exactly.
+// 132 and a fourth of 116 while 16 SMs idle. The tiles of that partial wave ("split tiles") are cut
+// along k and shared out evenly over up to a wave of blocks ("split blocks"), launched first; the
+// whole tiles follow, one per block, on the 2D tile grid, and fill the remaining waves exactly.
 //
-// The split tiles' k-tiles are numbered as one run of units, tile after tile (KT units per tile),
-// and split block b takes units [first_unit(b), first_unit(b + 1)). A block's run is at most KT
-// units long (there are at least as many split blocks as split tiles), so it touches at most 2
-// tiles: its pieces. A tile shared by several blocks is summed by the last of them to finish
-// (add_up_split_tile in kernel.cuh); kMaxShare caps the sharers per tile, on average, so that the
-// summing stays a small part of the tile's time.
-//
-// Which k-tile a unit is: each tile's k-tiles start at the first run that starts inside it (its
-// *anchor*) and wrap around, so unit u of a tile is k-tile (u - anchor) mod KT. Every piece is then
-// still one unbroken range of k-tiles. Why: all split blocks run at once, and blocks share the
-// k-slices of A and B they read only while they are at the same k. Numbered plainly (unit u is
-// k-tile u % KT), block b would start at k-tile first_unit(b) % KT: every block at a different k,
-// and the split kernel read several times more from DRAM per multiply-add than the whole tiles.
-// Anchored, the first run in each tile starts at k-tile 0, and a run that goes on into the next
-// tile goes on there a fixed distance ahead (KT minus the run length): at any moment the split
-// blocks are at a few nearby k-tiles. On the H100 this cut the split kernel's DRAM reads to about a
-// third; its time hardly changed, as the 50 MB L2 had hidden most of the misses
+// The split tiles' k-tiles are numbered as one run of units, KT per tile, and split block b takes
+// units [first_unit(b), first_unit(b + 1)): at most KT units, so at most 2 tiles, its pieces. A tile
+// shared by several blocks is summed by the last of them to finish (add_up_split_tile, kernel.cuh);
+// kMaxShare caps the sharers per tile, on average, so that the summing stays a small part of it.
+// Each tile's k-tiles start at its *anchor*, the first run that starts inside it, and wrap around:
+// the split blocks all run at once and share what they read of A and B only while they are at
+// nearby k. Numbered plainly (unit u = k-tile u % KT) every block started at a different k, and the
+// split kernel read several times more from DRAM per multiply-add than the whole tiles
 // (docs/performance-log.md, version 22).
-//
-// The split tiles and the whole ones are two launches (kernel.cuh): the split blocks first, then the
-// whole tiles on the 2D tile grid, where the blocks of split tiles leave at once. Both other ways
-// measured slower on the H100 (docs/performance-log.md): one kernel doing both kept the split
-// path's state (schedule, pieces, workspace) live through the main loop, and the whole tiles on a
-// 1D grid of their own, though in the same order, ran slower at 2048^3 where nothing is split.
-//
-// Splitting pays only when a split block's run is clearly shorter than a tile: with 128 tiles on 132
-// SMs (2048^3) every block would still run 97% of a tile and then pay for the summing. The split is
-// made when a run is at most kSplitWorthPercent of a tile.
+// The split is made only when a run is at most kSplitWorthPercent of a tile: 128 tiles on 132 SMs
+// (2048^3) would leave every block 97% of a tile to run, and the summing to pay.
 constexpr int kMaxShare = 4;
 constexpr int kSplitWorthPercent = 90;
 constexpr int kMaxPieces = 2;  // pieces (tiles touched) per split block

@@ -1,6 +1,7 @@
-// Step 11: the pipelined mapping (cp.async copies, STAGES shared buffers), run on the host with the
-// kernel's index functions for every compiled configuration. The emulator holds all stages; each
-// k-tile is copied into and read from its own stage, at the offsets the kernel uses.
+// Step 11: the schedule that splits the last wave of tiles along k (below), and step 10's pipelined
+// mapping (cp.async copies, STAGES shared buffers) again on this step's copy of it, run on the host
+// with the kernel's index functions for every compiled configuration. The emulator holds all stages;
+// each k-tile is copied into and read from its own stage, at the offsets the kernel uses.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,7 +12,7 @@
 #include "tiled_emulator.hpp"
 
 namespace {
-struct Step10 {
+struct Step11 {
   step11::Config cfg;
   // One block per tile (the emulation checks the per-tile mapping; the schedule that shares the last
   // wave's tiles out over blocks has its own tests below).
@@ -73,8 +74,8 @@ gemm::TraceProblem default_problem(const gemm::GemmShape& shape) {
 TEST(Mapping11, HostEmulationMatchesReferenceForEveryConfig) {
   for (const step11::Config& cfg : step11::kConfigs) {
     ASSERT_STREQ(step11::config_rule(cfg), "");
-    for (const gemm::GemmShape& s : gemm::testing::tiled_shapes()) gemm::testing::check_tiled_emulation(Step10{cfg}, s);
-    gemm::testing::check_tiled_emulation(Step10{cfg}, {132, 68, 44});
+    for (const gemm::GemmShape& s : gemm::testing::tiled_shapes()) gemm::testing::check_tiled_emulation(Step11{cfg}, s);
+    gemm::testing::check_tiled_emulation(Step11{cfg}, {132, 68, 44});
   }
 }
 
@@ -97,7 +98,7 @@ TEST(Mapping11, TileChosenByShapeTakesTheFewerWaves) {
   for (const step11::Config& cfg : step11::kConfigs) EXPECT_EQ(step11::config_from(step11::to_params(cfg)), cfg);
 }
 
-TEST(Mapping11, RulesNameTheProblem) {
+TEST(Mapping11, ConfigAndSplitRulesNameTheProblem) {
   EXPECT_NE(std::string(step11::config_rule({128, 128, 8, 64, 32, 8, 8, 2, 2})).find("STAGES"), std::string::npos);
   EXPECT_NE(std::string(step11::config_rule({128, 128, 4, 64, 32, 8, 8, 4, 2})).find("multiple of 8"), std::string::npos);
   EXPECT_NE(std::string(step11::config_rule({128, 128, 8, 64, 32, 8, 8, 7, 2})).find("not compiled in"), std::string::npos);

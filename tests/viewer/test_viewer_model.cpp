@@ -9,6 +9,7 @@
 #include <set>
 
 #include "../../steps/09_warptiling/mapping.hpp"
+#include "../../steps/10_cp_async_pipeline/mapping.hpp"
 #include "../../steps/11_split_k_tail/mapping.hpp"
 #include "viewer_model.hpp"
 
@@ -82,6 +83,21 @@ TEST(ViewerModel, TileChosenByShapeAsTheProgramChoosesIt) {
   // A --param set by the user wins, as it does in the program.
   odd.params = step11::to_params(step11::kConfigs[0]);
   EXPECT_EQ(step11::config_from(gv::with_defaults(step, odd).params), step11::kConfigs[0]);
+}
+
+// Step 10 chooses its tile the same way (step 11 keeps step 10's choice).
+TEST(ViewerModel, Step10TileChosenByShapeAsTheProgramChoosesIt) {
+  const auto programs = gemm::traced_programs();
+  const int index = program_index(programs, "10_cp_async_pipeline");
+  ASSERT_GE(index, 0);
+  const gemm::TracedProgram& step = programs[size_t(index)];
+  constexpr int kSms = 132;
+  gemm::TraceProblem odd = problem(4095, 4097, 16);
+  EXPECT_EQ(step10::config_from(gv::with_defaults(step, odd).params), step10::kConfigs[0]);  // SMs unknown: the default
+  odd.sms = kSms;
+  const gemm::TraceProblem chosen = gv::with_defaults(step, odd);
+  EXPECT_EQ(step10::config_from(chosen.params), step10::kConfigs[step10::kTallConfig]);
+  EXPECT_EQ(gv::owner_map(step, chosen).launch.grid.x, step10::launch_shape(odd.shape, step10::config_for_shape(odd.shape, kSms)).grid.x);
 }
 
 TEST(ViewerModel, EveryTracedProgramOwnsItsWholeOutput) {
