@@ -388,9 +388,7 @@ inline SplitWorkspace& split_workspace(const Schedule& schedule, const Config& c
 }
 
 // Two launches in one stream: the split tiles (when the schedule splits any), then the whole ones.
-// One kernel doing both, or the whole tiles on a 1D grid of their own, measured slower on the H100
-// (docs/performance-log.md, version 9): the first kept the split path's state live through the main
-// loop, the second ran slower at 2048^3, where nothing is split.
+// (One kernel doing both measured slower: docs/performance-log.md, version 9.)
 inline void launch(const gemm::Fp32Problem& p, const gemm::Params& params, cudaStream_t stream) {
   const Config cfg = config_from(params);
   const gemm::CurrentGpu gpu = gemm::current_gpu();

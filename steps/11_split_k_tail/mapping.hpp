@@ -184,9 +184,7 @@ GEMM_HD int thread_id(const ThreadCoord& t) { return t.thread.x; }
 // kMaxShare caps the sharers per tile, on average, so that the summing stays a small part of it.
 // Each tile's k-tiles start at its *anchor*, the first run that starts inside it, and wrap around:
 // the split blocks all run at once and share what they read of A and B only while they are at
-// nearby k. Numbered plainly (unit u = k-tile u % KT) every block started at a different k, and the
-// split kernel read several times more from DRAM per multiply-add than the whole tiles
-// (docs/performance-log.md, version 22).
+// nearby k (numbered plainly, they read several times more from DRAM: performance log, version 22).
 // The split is made only when a run is at most kSplitWorthPercent of a tile: 128 tiles on 132 SMs
 // (2048^3) would leave every block 97% of a tile to run, and the summing to pay.
 constexpr int kMaxShare = 4;
