@@ -344,6 +344,9 @@ std::string iteration_text(const TracedProgram& program, int iteration) {
 
 ImU32 im(Rgba c) { return ImU32(c); }
 
+// A width laid out for the 13-pixel font, at the font's size (--font-scale).
+float ui(float pixels) { return pixels * ImGui::GetFontSize() / 13.0f; }
+
 // Colours the panels draw with besides the model's (lanes, blocks, untouched cells), per theme.
 struct Palette {
   ImU32 text = IM_COL32(200, 200, 200, 255);     // labels drawn on the canvas
@@ -394,15 +397,20 @@ void thread_map_panel(App& app, ImVec2 size) {
     ImGui::TextWrapped("No thread stores an element here%s%s.", program.c_writer.empty() ? "" : ": ",
                        program.c_writer.c_str());
   const char* modes[] = {"colour by block", "colour by warp", "colour by thread (lane)"};
-  int mode = int(app.colour_by);
-  ImGui::SetNextItemWidth(200);
-  if (ImGui::Combo("##colour", &mode, modes, 3)) {
-    app.colour_by = ColourBy(mode);
-    app.map_texture_dirty = true;
+  if (app.docs) {  // a picture: what the colours are, instead of the controls
+    ImGui::TextWrapped("%s; outlined: warp %d of block (%d, %d)", modes[int(app.colour_by)], app.warp, app.block.x,
+                       app.block.y);
+  } else {
+    int mode = int(app.colour_by);
+    ImGui::SetNextItemWidth(ui(200));
+    if (ImGui::Combo("##colour", &mode, modes, 3)) {
+      app.colour_by = ColourBy(mode);
+      app.map_texture_dirty = true;
+    }
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ui(140));
+    ImGui::SliderFloat("zoom (px per cell)", &app.zoom, 0.0f, 32.0f, app.zoom == 0 ? "fit" : "%.1f");
   }
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(140);
-  ImGui::SliderFloat("zoom (px per cell)", &app.zoom, 0.0f, 32.0f, app.zoom == 0 ? "fit" : "%.1f");
 
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -481,7 +489,7 @@ void thread_map_panel(App& app, ImVec2 size) {
     const float wheel = ImGui::GetIO().MouseWheel;
     if (wheel != 0) app.zoom = std::clamp((app.zoom == 0 ? cell : app.zoom) * (wheel > 0 ? 1.25f : 0.8f), 0.05f, 64.0f);
   }
-  ImGui::TextDisabled("drag to pan, wheel to zoom; the selected warp is outlined");
+  if (!app.docs) ImGui::TextDisabled("drag to pan, wheel to zoom; the selected warp is outlined");
   (void)size;
 }
 
@@ -746,7 +754,7 @@ void performance_panel(App& app, ImVec2 size) {
   auto shape_name = [](const std::array<int, 3>& s) {
     return std::to_string(s[0]) + "x" + std::to_string(s[1]) + "x" + std::to_string(s[2]);
   };
-  ImGui::SetNextItemWidth(180);
+  ImGui::SetNextItemWidth(ui(180));
   if (ImGui::BeginCombo("bars at", shape_name(shapes[size_t(app.perf_shape)]).c_str())) {
     for (size_t i = 0; i < shapes.size(); ++i)
       if (ImGui::Selectable(shape_name(shapes[i]).c_str(), int(i) == app.perf_shape)) app.perf_shape = int(i);
@@ -771,7 +779,9 @@ void performance_panel(App& app, ImVec2 size) {
   }
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float chart_h = std::max(120.0f, (avail.y - 90) / 2);
+  // Docs pictures are cropped to what was drawn: charts of a fixed height (scaled with the font).
+  const float chart_h = app.docs ? ui(240) : std::max(120.0f, (avail.y - 90) / 2);
+  const float label_up = app.docs ? ImGui::GetTextLineHeight() + 2 : 15;  // a line's label sits above it
   const ImVec2 mouse = ImGui::GetIO().MousePos;
 
   // Bars: every step at the selected shape, against cuBLAS (same runs) and the fp32 peak.
@@ -816,12 +826,12 @@ void performance_panel(App& app, ImVec2 size) {
     }
     const float y_cublas = bottom - float(cublas / top) * chart_h, y_peak = bottom - float(peak / top) * chart_h;
     draw->AddLine({left, y_cublas}, {left + width, y_cublas}, palette.cublas, 2);
-    draw->AddText({left + 4, y_cublas - 15}, palette.cublas, ("cuBLAS " + fmt_gflops(cublas)).c_str());
+    draw->AddText({left + 4, y_cublas - label_up}, palette.cublas, ("cuBLAS " + fmt_gflops(cublas)).c_str());
     if (peak > 0) {
       draw->AddLine({left, y_peak}, {left + width, y_peak}, palette.peak, 1);
-      draw->AddText({left + 4, y_peak - 15}, palette.peak, ("fp32 peak " + fmt_gflops(peak)).c_str());
+      draw->AddText({left + 4, y_peak - label_up}, palette.peak, ("fp32 peak " + fmt_gflops(peak)).c_str());
     }
-    ImGui::Dummy({avail.x, chart_h + 20});
+    ImGui::Dummy({avail.x, chart_h + (app.docs ? ImGui::GetTextLineHeight() + 6 : 20)});
   }
   // Lines: GFLOPS against size (square shapes), one line per step, cuBLAS dashed in yellow.
   {
@@ -838,8 +848,12 @@ void performance_panel(App& app, ImVec2 size) {
     top *= 1.05;
     draw->AddLine({left, bottom}, {left + width, bottom}, palette.axis);
     auto x_of = [&](size_t i) { return left + width * (sizes.size() > 1 ? float(i) / float(sizes.size() - 1) : 0.5f); };
-    for (size_t i = 0; i < sizes.size(); ++i)
-      draw->AddText({x_of(i) - 12, bottom + 2}, palette.text, std::to_string(sizes[i]).c_str());
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      const std::string label = std::to_string(sizes[i]);
+      const float w = ImGui::CalcTextSize(label.c_str()).x;  // docs: centred, and inside the panel
+      const float x = app.docs ? std::min(x_of(i) - w / 2, o.x + avail.x - w - 4) : x_of(i) - 12;
+      draw->AddText({x, bottom + 2}, palette.text, label.c_str());
+    }
     std::string hover;
     for (size_t r = 0; r < shown_runs.size(); ++r) {
       std::vector<ImVec2> points, cublas;
@@ -862,7 +876,7 @@ void performance_panel(App& app, ImVec2 size) {
       draw->AddLine({left, y_peak}, {left + width, y_peak}, palette.peak, 1);
     }
     if (!hover.empty()) ImGui::SetTooltip("%s", hover.c_str());
-    ImGui::Dummy({avail.x, chart_h + 20});
+    ImGui::Dummy({avail.x, chart_h + (app.docs ? ImGui::GetTextLineHeight() + 6 : 20)});
     // Legend: one swatch per step, cuBLAS in yellow, the fp32 peak in red.
     for (size_t r = 0; r < shown_runs.size(); ++r) {
       const ImVec2 at = ImGui::GetCursorScreenPos();
@@ -891,7 +905,7 @@ void performance_panel(App& app, ImVec2 size) {
 void controls(App& app) {
   std::vector<std::string> labels;
   for (const auto& p : app.programs) labels.push_back(program_label(p));
-  ImGui::SetNextItemWidth(320);
+  ImGui::SetNextItemWidth(ui(320));
   if (ImGui::BeginCombo("step", labels[size_t(app.program)].c_str())) {
     for (size_t i = 0; i < labels.size(); ++i)
       if (ImGui::Selectable(labels[i].c_str(), int(i) == app.program)) app.select_program(int(i));
@@ -900,7 +914,7 @@ void controls(App& app) {
   if (app.current().takes_shape) {
     ImGui::SameLine();
     int mnk[3] = {app.shape.m, app.shape.n, app.shape.k};
-    ImGui::SetNextItemWidth(240);
+    ImGui::SetNextItemWidth(ui(240));
     if (ImGui::InputInt3("M N K", mnk, ImGuiInputTextFlags_EnterReturnsTrue)) {
       for (int& v : mnk) v = std::clamp(v, 1, kMaxMapSide);
       app.shape = {mnk[0], mnk[1], mnk[2]};
@@ -915,7 +929,7 @@ void controls(App& app) {
     }
     if (app.current().tensor_core) {
       ImGui::SameLine();
-      ImGui::SetNextItemWidth(60);
+      ImGui::SetNextItemWidth(ui(60));
       if (ImGui::BeginCombo("layout", to_string(app.layout))) {
         for (gemm::Layout layout : {gemm::Layout::nn, gemm::Layout::nt, gemm::Layout::tn})
           if (ImGui::Selectable(to_string(layout), layout == app.layout)) {
@@ -934,7 +948,7 @@ void controls(App& app) {
       if (app.params.empty() && app.current().params_for_shape && app.sms > 0)
         now = "by shape, " + std::to_string(app.sms) + " SMs: ";  // as the program chooses without --param
       for (const auto& [k, v] : p.params) now += k + "=" + std::to_string(v) + " ";
-      ImGui::SetNextItemWidth(360);
+      ImGui::SetNextItemWidth(ui(360));
       if (ImGui::BeginCombo("params", now.c_str())) {
         for (const auto& config : configs) {
           std::string text;
@@ -970,7 +984,7 @@ void menu(App& app, bool& open_popup) {
   }
   if (ImGui::BeginPopupModal("Open results file", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
     ImGui::Text("Path of a results file (docs/results/<gpu>.json or build/results/<gpu>.json):");
-    ImGui::SetNextItemWidth(600);
+    ImGui::SetNextItemWidth(ui(600));
     ImGui::InputText("##path", &app.open_path);
     if (ImGui::Button("Open")) {
       ResultsFile file = load_results(app.open_path);
