@@ -250,6 +250,7 @@ struct App {
   bool map_dirty = true, map_texture_dirty = true;
   float zoom = 0;  // pixels per cell; 0: fit
   float pan_row = 0, pan_col = 0;
+  std::uint64_t map_digest = 0;
 
   // Selected warp and instruction.
   Dim3 block{0, 0, 0};
@@ -378,6 +379,9 @@ void thread_map_panel(App& app, ImVec2 size) {
   const TracedProgram& program = app.current();
   if (app.map_dirty) {
     app.map = owner_map(program, app.problem());
+    // A digest of every cell's owner (FNV-1a over the packed block/thread keys): it changes when the mapping does.
+    app.map_digest = 1469598103934665603ull;
+    for (const std::uint32_t key : app.map.packed) app.map_digest = (app.map_digest ^ key) * 1099511628211ull;
     app.map_dirty = false;
     app.map_texture_dirty = true;
   }
@@ -387,6 +391,14 @@ void thread_map_panel(App& app, ImVec2 size) {
       for (int c = 0; c < app.map.cols; ++c) pixels[size_t(r) * size_t(app.map.cols) + size_t(c)] = app.map.colour(r, c, app.colour_by);
     app.map_texture.upload(pixels, app.map.cols, app.map.rows);
     app.map_texture_dirty = false;
+  }
+  {
+    // What the map shows, for the geometry file (and the docs pictures' sidecars).
+    const LaunchShape l = app.map.launch;
+    const char* colours[] = {"block", "warp", "thread"};
+    app.shown["thread_map"] = {{"rows", app.map.rows}, {"cols", app.map.cols}, {"colour_by", colours[int(app.colour_by)]},
+                               {"grid", {l.grid.x, l.grid.y, l.grid.z}}, {"block", {l.block.x, l.block.y, l.block.z}},
+                               {"owners_fnv1a", std::to_string(app.map_digest)}};
   }
   ImGui::Text("Thread map: %s of %s, %d x %d", program.takes_shape ? "C" : "the output", program_label(program).c_str(),
               app.map.rows, app.map.cols);
