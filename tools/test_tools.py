@@ -10,6 +10,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import check_doc_commands  # noqa: E402
+import check_doc_links  # noqa: E402
 import check_model_ncu  # noqa: E402
 import clock_watch  # noqa: E402
 import ladder  # noqa: E402
@@ -349,6 +350,31 @@ class ClockWatchTest(unittest.TestCase):
         self.assertEqual(summary["samples_under_load"], 2)
         self.assertEqual(summary["power_w"], {"median": 720, "min": 720, "max": 720})
         self.assertEqual(summary["reasons"], {"SW power cap": 0.5})
+
+
+class DocLinksTest(unittest.TestCase):
+    def test_heading_ids_are_githubs(self):
+        self.assertEqual(check_doc_links.slug("8- and 16-byte accesses"), "8--and-16-byte-accesses")
+        self.assertEqual(check_doc_links.slug("Step 12 (mma.sync pipeline)"), "step-12-mmasync-pipeline")
+        self.assertEqual(check_doc_links.slug("01 · Naive: one thread per element of C"),
+                         "01--naive-one-thread-per-element-of-c")
+        self.assertEqual(check_doc_links.slug("Past fp32: the same product on the tensor cores"),
+                         "past-fp32-the-same-product-on-the-tensor-cores")
+
+    def test_links_images_and_paths_are_found_and_checked(self):
+        with tempfile.TemporaryDirectory() as docs:
+            page = os.path.join(docs, "page.md")
+            with open(page, "w", encoding="utf-8") as handle:
+                handle.write("# A heading\n"
+                             "[here](#a-heading) [there](#nowhere) ![a picture](missing.png) [web](https://x.org)\n"
+                             "`steps/09_warptiling/mapping.hpp` `steps/99_none/mapping.hpp` `build/bin/x` "
+                             "`[not a link](nope.md)`\n"
+                             "```sh\n[in a block](gone.md) `common/none.hpp`\n```\n")
+            problems = check_doc_links.check_page(page, set())
+        self.assertEqual(len(problems), 3, problems)
+        self.assertIn("no heading with the id 'nowhere'", problems[0])
+        self.assertIn("missing.png", problems[1])
+        self.assertIn("steps/99_none/mapping.hpp", problems[2])
 
 
 if __name__ == "__main__":

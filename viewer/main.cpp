@@ -56,6 +56,11 @@ struct Args {
   int width = 1600, height = 900;
   int sms = 0;  // 0: the first results file's GPU
   gemm::Layout layout = gemm::Layout::nn;
+  // --docs: a picture for a web page: light theme, larger font, one panel across the whole window,
+  // the image cropped to what the panel drew.
+  bool docs = false, size_given = false;
+  std::string theme = "dark";
+  float font_scale = 1.0f;
 };
 
 const char* kUsage =
@@ -79,6 +84,9 @@ const char* kUsage =
     "  --screenshot FILE    render one frame, write FILE (PNG) and FILE.json (geometry), exit\n"
     "  --panel thread|access|performance|all   what --screenshot captures (default all)\n"
     "  --frames N           with --screenshot: render N frames first and print their median frame time\n"
+    "  --theme dark|light   colours (default dark); --font-scale F: text size (default 1; whole numbers are sharpest)\n"
+    "  --docs               a picture for the docs: light theme, font scale 2, the --panel alone across a\n"
+    "                       1500 x 1800 window (--size changes it), cropped to what the panel drew\n"
     "exit codes: 0 done, 2 bad usage, 3 no display or no OpenGL 3.3\n";
 
 [[noreturn]] void usage_error(const std::string& message) {
@@ -107,6 +115,10 @@ Args parse(int argc, char** argv) {
     }
     if (arg == "--defaults") {
       a.defaults = true;
+      continue;
+    }
+    if (arg == "--docs") {
+      a.docs = true;
       continue;
     }
     if (i + 1 >= argc) usage_error(arg + " needs a value");
@@ -161,6 +173,13 @@ Args parse(int argc, char** argv) {
     else if (arg == "--screenshot") a.screenshot = value;
     else if (arg == "--geometry") a.geometry = value;
     else if (arg == "--panel") a.panel = value;
+    else if (arg == "--theme") a.theme = value;
+    else if (arg == "--font-scale") {
+      char* end = nullptr;
+      a.font_scale = std::strtof(value.c_str(), &end);
+      if (value.empty() || *end != '\0' || !(a.font_scale >= 0.5f && a.font_scale <= 4.0f))
+        usage_error("--font-scale must be a number from 0.5 to 4, got '" + value + "'");
+    }
     else if (arg == "--frames") {
       a.frames = to_int(value, "--frames");
       if (a.frames < 0) usage_error("--frames must be 0 or more");
@@ -171,12 +190,20 @@ Args parse(int argc, char** argv) {
       a.width = to_int(value.substr(0, x), "--size W");
       a.height = to_int(value.substr(x + 1), "--size H");
       if (a.width < 640 || a.height < 400) usage_error("--size must be at least 640x400");
+      a.size_given = true;
     } else usage_error("unknown option '" + arg + "'");
   }
   if (a.panel != "thread" && a.panel != "access" && a.panel != "performance" && a.panel != "all")
     usage_error("--panel must be thread, access, performance or all");
   if (a.colour != "block" && a.colour != "warp" && a.colour != "thread") usage_error("--colour must be block, warp or thread");
   if (a.perf != "fp32" && a.perf != "tensor") usage_error("--perf must be fp32 or tensor");
+  if (a.theme != "dark" && a.theme != "light") usage_error("--theme must be dark or light");
+  if (a.docs) {
+    if (a.panel == "all") usage_error("--docs draws one panel: add --panel thread, access or performance");
+    a.theme = "light";
+    if (a.font_scale == 1.0f) a.font_scale = 2.0f;
+    if (!a.size_given) a.width = 1500, a.height = 1800;
+  }
   if (a.geometry.empty() && !a.screenshot.empty()) a.geometry = a.screenshot + ".json";
   return a;
 }
@@ -223,6 +250,7 @@ struct App {
   bool map_dirty = true, map_texture_dirty = true;
   float zoom = 0;  // pixels per cell; 0: fit
   float pan_row = 0, pan_col = 0;
+  std::uint64_t map_digest = 0;
 
   // Selected warp and instruction.
   Dim3 block{0, 0, 0};
@@ -257,6 +285,11 @@ struct App {
   nlohmann::json shown;
 
   int sms = 0;  // the GPU a step that picks its tile by shape plans for (0: not known)
+  // The first frames scroll the instruction list to the selected instruction (set from the command line).
+  int frames_drawn = 0;
+  bool docs = false;                   // --docs: one panel across the window
+  std::string solo_panel;              // with --docs: the panel drawn
+  std::map<std::string, float> drawn_bottom;  // per panel: the lowest point drawn (screen y), for --docs' crop
   Layout layout = Layout::nn;  // a tensor-core step's storage of A and B
 
   TraceProblem problem() const {
@@ -312,12 +345,43 @@ std::string iteration_text(const TracedProgram& program, int iteration) {
 
 ImU32 im(Rgba c) { return ImU32(c); }
 
+// A width laid out for the 13-pixel font, at the font's size (--font-scale).
+float ui(float pixels) { return pixels * ImGui::GetFontSize() / 13.0f; }
+
+// Colours the panels draw with besides the model's (lanes, blocks, untouched cells), per theme.
+struct Palette {
+  ImU32 text = IM_COL32(200, 200, 200, 255);     // labels drawn on the canvas
+  ImU32 axis = IM_COL32(160, 160, 160, 255);
+  ImU32 outline = IM_COL32(255, 255, 255, 255);  // the selected warp's cells
+  ImU32 cublas = IM_COL32(255, 210, 60, 255);
+  ImU32 peak = IM_COL32(255, 90, 90, 255);
+  ImU32 conflict = IM_COL32(255, 40, 40, 255), conflict_text = IM_COL32(255, 90, 90, 255);
+  ImU32 tf32 = IM_COL32(150, 200, 255, 255), message = IM_COL32(255, 204, 102, 255);
+};
+Palette palette;
+
+void use_light_theme() {
+  ImGui::StyleColorsLight();
+  palette.text = IM_COL32(20, 20, 20, 255);
+  palette.axis = IM_COL32(90, 90, 90, 255);
+  palette.outline = IM_COL32(0, 0, 0, 255);
+  palette.cublas = IM_COL32(190, 120, 0, 255);
+  palette.peak = IM_COL32(200, 30, 30, 255);
+  palette.conflict = IM_COL32(220, 0, 0, 255);
+  palette.conflict_text = IM_COL32(200, 0, 0, 255);
+  palette.tf32 = IM_COL32(20, 90, 180, 255);
+  palette.message = IM_COL32(150, 80, 0, 255);
+}
+
 // ---- Thread map panel ------------------------------------------------------------------------------
 
 void thread_map_panel(App& app, ImVec2 size) {
   const TracedProgram& program = app.current();
   if (app.map_dirty) {
     app.map = owner_map(program, app.problem());
+    // A digest of every cell's owner (FNV-1a over the packed block/thread keys): it changes when the mapping does.
+    app.map_digest = 1469598103934665603ull;
+    for (const std::uint32_t key : app.map.packed) app.map_digest = (app.map_digest ^ key) * 1099511628211ull;
     app.map_dirty = false;
     app.map_texture_dirty = true;
   }
@@ -328,6 +392,14 @@ void thread_map_panel(App& app, ImVec2 size) {
     app.map_texture.upload(pixels, app.map.cols, app.map.rows);
     app.map_texture_dirty = false;
   }
+  {
+    // What the map shows, for the geometry file (and the docs pictures' sidecars).
+    const LaunchShape l = app.map.launch;
+    const char* colours[] = {"block", "warp", "thread"};
+    app.shown["thread_map"] = {{"rows", app.map.rows}, {"cols", app.map.cols}, {"colour_by", colours[int(app.colour_by)]},
+                               {"grid", {l.grid.x, l.grid.y, l.grid.z}}, {"block", {l.block.x, l.block.y, l.block.z}},
+                               {"owners_fnv1a", std::to_string(app.map_digest)}};
+  }
   ImGui::Text("Thread map: %s of %s, %d x %d", program.takes_shape ? "C" : "the output", program_label(program).c_str(),
               app.map.rows, app.map.cols);
   const LaunchShape launch = app.map.launch;
@@ -337,15 +409,20 @@ void thread_map_panel(App& app, ImVec2 size) {
     ImGui::TextWrapped("No thread stores an element here%s%s.", program.c_writer.empty() ? "" : ": ",
                        program.c_writer.c_str());
   const char* modes[] = {"colour by block", "colour by warp", "colour by thread (lane)"};
-  int mode = int(app.colour_by);
-  ImGui::SetNextItemWidth(200);
-  if (ImGui::Combo("##colour", &mode, modes, 3)) {
-    app.colour_by = ColourBy(mode);
-    app.map_texture_dirty = true;
+  if (app.docs) {  // a picture: what the colours are, instead of the controls
+    ImGui::TextWrapped("%s; outlined: warp %d of block (%d, %d)", modes[int(app.colour_by)], app.warp, app.block.x,
+                       app.block.y);
+  } else {
+    int mode = int(app.colour_by);
+    ImGui::SetNextItemWidth(ui(200));
+    if (ImGui::Combo("##colour", &mode, modes, 3)) {
+      app.colour_by = ColourBy(mode);
+      app.map_texture_dirty = true;
+    }
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ui(140));
+    ImGui::SliderFloat("zoom (px per cell)", &app.zoom, 0.0f, 32.0f, app.zoom == 0 ? "fit" : "%.1f");
   }
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(140);
-  ImGui::SliderFloat("zoom (px per cell)", &app.zoom, 0.0f, 32.0f, app.zoom == 0 ? "fit" : "%.1f");
 
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -376,7 +453,7 @@ void thread_map_panel(App& app, ImVec2 size) {
         if (owner.block >= 0 && owner.warp == app.warp && owner.block_coord.x == app.block.x &&
             owner.block_coord.y == app.block.y && owner.block_coord.z == app.block.z) {
           const ImVec2 a{p0.x + float(c - col0) * cell, p0.y + float(r - row0) * cell};
-          draw->AddRect(a, {a.x + cell, a.y + cell}, IM_COL32(255, 255, 255, 255));
+          draw->AddRect(a, {a.x + cell, a.y + cell}, palette.outline);
         }
       }
   }
@@ -424,7 +501,7 @@ void thread_map_panel(App& app, ImVec2 size) {
     const float wheel = ImGui::GetIO().MouseWheel;
     if (wheel != 0) app.zoom = std::clamp((app.zoom == 0 ? cell : app.zoom) * (wheel > 0 ? 1.25f : 0.8f), 0.05f, 64.0f);
   }
-  ImGui::TextDisabled("drag to pan, wheel to zoom; the selected warp is outlined");
+  if (!app.docs) ImGui::TextDisabled("drag to pan, wheel to zoom; the selected warp is outlined");
   (void)size;
 }
 
@@ -433,26 +510,29 @@ void thread_map_panel(App& app, ImVec2 size) {
 void bank_strip(const TraceInstruction& instruction) {
   const std::vector<BankPhase> phases = bank_phases(instruction.access);
   ImDrawList* draw = ImGui::GetWindowDrawList();
-  const float cell = std::max(8.0f, std::floor((ImGui::GetContentRegionAvail().x - 70) / kSharedBanks));
+  // The label column and the strip's height follow the font (--font-scale).
+  const float label_w = ImGui::CalcTextSize("phase 00 ").x;
+  const float strip_h = std::max(18.0f, std::floor(ImGui::GetTextLineHeight() * 1.4f));
+  const float cell = std::max(8.0f, std::floor((ImGui::GetContentRegionAvail().x - label_w - 10) / kSharedBanks));
   for (size_t p = 0; p < phases.size(); ++p) {
     const ImVec2 o = ImGui::GetCursorScreenPos();
-    draw->AddText({o.x, o.y + 2}, IM_COL32(200, 200, 200, 255), ("phase " + std::to_string(p)).c_str());
-    const float x0 = o.x + 60;
+    draw->AddText({o.x, o.y + 2}, palette.text, ("phase " + std::to_string(p)).c_str());
+    const float x0 = o.x + label_w;
     for (int bank = 0; bank < kSharedBanks; ++bank) {
       const auto& lanes = phases[p].lanes[size_t(bank)];
-      const ImVec2 a{x0 + float(bank) * cell, o.y}, b{a.x + cell - 1, o.y + 18};
+      const ImVec2 a{x0 + float(bank) * cell, o.y}, b{a.x + cell - 1, o.y + strip_h};
       draw->AddRectFilled(a, b, im(kUntouched));
       for (size_t l = 0; l < lanes.size(); ++l) {
-        const float h = 18.0f / float(lanes.size());
+        const float h = strip_h / float(lanes.size());
         draw->AddRectFilled({a.x, a.y + h * float(l)}, {b.x, a.y + h * float(l + 1)}, im(lane_colour(lanes[l])));
       }
       const int degree = phases[p].distinct_words[size_t(bank)];
       if (degree > 1) {
-        draw->AddRect(a, b, IM_COL32(255, 40, 40, 255), 0, 0, 2);
-        draw->AddText({a.x + 1, b.y + 1}, IM_COL32(255, 90, 90, 255), std::to_string(degree).c_str());
+        draw->AddRect(a, b, palette.conflict, 0, 0, 2);
+        draw->AddText({a.x + 1, b.y + 1}, palette.conflict_text, std::to_string(degree).c_str());
       }
     }
-    ImGui::Dummy({60 + cell * float(kSharedBanks), 32});
+    ImGui::Dummy({label_w + cell * float(kSharedBanks), strip_h + ImGui::GetTextLineHeight() + 1});
   }
 }
 
@@ -465,6 +545,13 @@ void access_panel(App& app, ImVec2 size) {
     app.iteration_index = std::clamp(app.iteration_index, 0, std::max(0, int(app.trace.iterations.size()) - 1));
   }
   ImGui::Text("Warp access: block (%d, %d), warp %d", app.block.x, app.block.y, app.warp);
+  if (app.docs) {  // no top bar in a docs picture: the step, shape and tunables it shows
+    std::string params;
+    for (const auto& [key, value] : problem.params) params += (params.empty() ? "; " : " ") + key + "=" + std::to_string(value);
+    ImGui::TextWrapped("%s, %d x %d x %d%s%s", program_label(program).c_str(), problem.shape.m, problem.shape.n,
+                       problem.shape.k, program.tensor_core ? (std::string(", ") + to_string(app.layout)).c_str() : "",
+                       params.c_str());
+  }
   if (app.trace.instructions.empty()) {
     ImGui::TextWrapped("This warp issues no memory instructions: it lies past the edge of the problem, or its work "
                        "is another unit's%s%s%s. Pick another in the thread map.",
@@ -480,7 +567,10 @@ void access_panel(App& app, ImVec2 size) {
   ImGui::Text("%s", iteration_text(program, iteration).c_str());
   const std::vector<int> at = app.trace.at_iteration(iteration);
   app.instruction_index = std::clamp(app.instruction_index, 0, int(at.size()) - 1);
-  ImGui::BeginChild("##instructions", {0, std::min(160.0f, 22.0f * float(at.size()) + 8)}, true);
+  // Docs pictures: up to 8 rows at the font's size (the selected one scrolled into view).
+  const float list_h = app.docs ? ImGui::GetTextLineHeightWithSpacing() * float(std::min<size_t>(at.size(), 8)) + 10
+                                : std::min(160.0f, 22.0f * float(at.size()) + 8);
+  ImGui::BeginChild("##instructions", {0, list_h}, true);
   for (size_t j = 0; j < at.size(); ++j) {
     const TraceInstruction& ins = app.trace.instructions[size_t(at[j])];
     const InstructionCost cost = instruction_cost(ins);
@@ -490,6 +580,7 @@ void access_panel(App& app, ImVec2 size) {
                         : std::to_string(cost.global.sectors) + " sectors (ideal " + std::to_string(cost.global.ideal_sectors) + ")";
     if (ImGui::Selectable((text + "##" + std::to_string(j)).c_str(), int(j) == app.instruction_index))
       app.instruction_index = int(j);
+    if (int(j) == app.instruction_index && app.frames_drawn < 3) ImGui::SetScrollHereY(0.5f);
   }
   ImGui::EndChild();
   const TraceInstruction& ins = app.trace.instructions[size_t(at[size_t(app.instruction_index)])];
@@ -517,11 +608,14 @@ void access_panel(App& app, ImVec2 size) {
     app.operand_texture.upload(pixels, shown_cols, shown_rows);
     app.operand_texture_key = key;
   }
-  ImGui::Text("%s%s (%d x %d%s), rows %d-%d, columns %d-%d", ins.access.space == Space::shared ? "" : "global ",
+  ImGui::TextWrapped("%s%s (%d x %d%s), rows %d-%d, columns %d-%d", ins.access.space == Space::shared ? "" : "global ",
               operand_name(ins.operand).c_str(), grid.rows, grid.cols, grid.banked ? ", one column per bank" : "", row0,
               row0 + shown_rows - 1, col0, col0 + shown_cols - 1);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float cell = std::max(2.0f, std::floor(std::min(avail.x / float(shown_cols), (avail.y * 0.45f) / float(shown_rows))));
+  // Docs pictures are cropped to what was drawn: the grid takes up to 640 pixels of height, whatever is left.
+  const float grid_h = app.docs ? 640.0f * ImGui::GetIO().FontGlobalScale : avail.y * 0.45f;
+  const float cell = std::max(2.0f, std::floor(std::min({avail.x / float(shown_cols), grid_h / float(shown_rows),
+                                                         app.docs ? 32.0f : 1e9f})));
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
   ImDrawList* draw = ImGui::GetWindowDrawList();
   draw->AddImage(app.operand_texture.handle(), p0, {p0.x + float(shown_cols) * cell, p0.y + float(shown_rows) * cell});
@@ -552,14 +646,16 @@ void access_panel(App& app, ImVec2 size) {
     app.shown["instruction"].update({{"requests", cost.global.requests}, {"sectors", cost.global.sectors},
                                      {"ideal_sectors", cost.global.ideal_sectors}, {"lines", cost.global.lines}});
   if (cost.shared) {
-    ImGui::Text("this instruction: %d wavefronts, ideal %d, worst conflict %d-way", cost.shared_cost.wavefronts,
+    if (app.docs) ImGui::TextWrapped("%s", instruction_text(ins).c_str());  // the instruction named, in full
+    ImGui::TextWrapped("this instruction: %d wavefronts, ideal %d, worst conflict %d-way", cost.shared_cost.wavefronts,
                 cost.shared_cost.ideal_wavefronts, cost.shared_cost.max_conflict);
     if (ins.access.async_copy && !ins.access.bypasses_l1)
       ImGui::TextWrapped("cp.async through the L1: conflicts among the sources' L1 banks add to the wavefronts the "
                          "writes below need (docs/access-model.md, \"cp.async\")");
     bank_strip(ins);
   } else {
-    ImGui::Text("this instruction: %d request, %d sectors (ideal %d), %d lines", cost.global.requests, cost.global.sectors,
+    if (app.docs) ImGui::TextWrapped("%s", instruction_text(ins).c_str());
+    ImGui::TextWrapped("this instruction: %d request, %d sectors (ideal %d), %d lines", cost.global.requests, cost.global.sectors,
                 cost.global.ideal_sectors, cost.global.lines);
     if (ins.access.async_copy && ins.access.bypasses_l1)
       ImGui::TextWrapped("cp.async around the L1: the profiler counts its sectors by pairs of neighbouring lanes, the "
@@ -670,7 +766,7 @@ void performance_panel(App& app, ImVec2 size) {
   auto shape_name = [](const std::array<int, 3>& s) {
     return std::to_string(s[0]) + "x" + std::to_string(s[1]) + "x" + std::to_string(s[2]);
   };
-  ImGui::SetNextItemWidth(180);
+  ImGui::SetNextItemWidth(ui(180));
   if (ImGui::BeginCombo("bars at", shape_name(shapes[size_t(app.perf_shape)]).c_str())) {
     for (size_t i = 0; i < shapes.size(); ++i)
       if (ImGui::Selectable(shape_name(shapes[i]).c_str(), int(i) == app.perf_shape)) app.perf_shape = int(i);
@@ -688,14 +784,16 @@ void performance_panel(App& app, ImVec2 size) {
       if (p.m == sel[0] && p.n == sel[1] && p.k == sel[2]) tf32 = std::max(tf32, p.tf32_gflops);
   app.shown["tf32_reference_gflops"] = tf32;
   if (tf32 > 0) {
-    ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(150, 200, 255, 255));
+    ImGui::PushStyleColor(ImGuiCol_Text, palette.tf32);
     ImGui::TextWrapped("cuBLAS in TF32 on the tensor cores: %s (a reference, not fp32; off this scale)",
                        fmt_gflops(tf32).c_str());
     ImGui::PopStyleColor();
   }
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float chart_h = std::max(120.0f, (avail.y - 90) / 2);
+  // Docs pictures are cropped to what was drawn: charts of a fixed height (scaled with the font).
+  const float chart_h = app.docs ? ui(240) : std::max(120.0f, (avail.y - 90) / 2);
+  const float label_up = app.docs ? ImGui::GetTextLineHeight() + 2 : 15;  // a line's label sits above it
   const ImVec2 mouse = ImGui::GetIO().MousePos;
 
   // Bars: every step at the selected shape, against cuBLAS (same runs) and the fp32 peak.
@@ -714,7 +812,7 @@ void performance_panel(App& app, ImVec2 size) {
     const double top = std::max({peak, cublas, 1.0}) * 1.05;
     app.shown["bars"] = nlohmann::json::array();
     app.shown["bars_shape"] = {sel[0], sel[1], sel[2]};
-    draw->AddLine({left, bottom}, {left + width, bottom}, IM_COL32(160, 160, 160, 255));
+    draw->AddLine({left, bottom}, {left + width, bottom}, palette.axis);
     const float bar_w = width / float(std::max<size_t>(bars.size(), 1));
     for (size_t i = 0; i < bars.size(); ++i) {
       const ResultRun& run = *shown_runs[bars[i].run];
@@ -723,7 +821,7 @@ void performance_panel(App& app, ImVec2 size) {
       const ImVec2 a{left + bar_w * float(i) + 3, bottom - h}, b{left + bar_w * float(i + 1) - 3, bottom};
       const Rgba colour = index_colour(std::uint32_t(bars[i].run));
       draw->AddRectFilled(a, b, im(colour));
-      draw->AddText({a.x, bottom + 2}, IM_COL32(200, 200, 200, 255), run.step.substr(0, 2).c_str());
+      draw->AddText({a.x, bottom + 2}, palette.text, run.step.substr(0, 2).c_str());
       app.shown["bars"].push_back({{"label", run.label()}, {"gflops", point.gflops}, {"x0", a.x}, {"y0", a.y},
                                    {"x1", b.x}, {"y1", b.y}, {"bottom", bottom}, {"chart_height", chart_h},
                                    {"top_gflops", top}, {"colour", colour}});
@@ -739,13 +837,13 @@ void performance_panel(App& app, ImVec2 size) {
       }
     }
     const float y_cublas = bottom - float(cublas / top) * chart_h, y_peak = bottom - float(peak / top) * chart_h;
-    draw->AddLine({left, y_cublas}, {left + width, y_cublas}, IM_COL32(255, 210, 60, 255), 2);
-    draw->AddText({left + 4, y_cublas - 15}, IM_COL32(255, 210, 60, 255), ("cuBLAS " + fmt_gflops(cublas)).c_str());
+    draw->AddLine({left, y_cublas}, {left + width, y_cublas}, palette.cublas, 2);
+    draw->AddText({left + 4, y_cublas - label_up}, palette.cublas, ("cuBLAS " + fmt_gflops(cublas)).c_str());
     if (peak > 0) {
-      draw->AddLine({left, y_peak}, {left + width, y_peak}, IM_COL32(255, 90, 90, 255), 1);
-      draw->AddText({left + 4, y_peak - 15}, IM_COL32(255, 90, 90, 255), ("fp32 peak " + fmt_gflops(peak)).c_str());
+      draw->AddLine({left, y_peak}, {left + width, y_peak}, palette.peak, 1);
+      draw->AddText({left + 4, y_peak - label_up}, palette.peak, ("fp32 peak " + fmt_gflops(peak)).c_str());
     }
-    ImGui::Dummy({avail.x, chart_h + 20});
+    ImGui::Dummy({avail.x, chart_h + (app.docs ? ImGui::GetTextLineHeight() + 6 : 20)});
   }
   // Lines: GFLOPS against size (square shapes), one line per step, cuBLAS dashed in yellow.
   {
@@ -760,10 +858,14 @@ void performance_panel(App& app, ImVec2 size) {
     for (const ResultRun* run : shown_runs)
       for (const auto& p : run->points) top = std::max({top, p.gflops, p.cublas_gflops});
     top *= 1.05;
-    draw->AddLine({left, bottom}, {left + width, bottom}, IM_COL32(160, 160, 160, 255));
+    draw->AddLine({left, bottom}, {left + width, bottom}, palette.axis);
     auto x_of = [&](size_t i) { return left + width * (sizes.size() > 1 ? float(i) / float(sizes.size() - 1) : 0.5f); };
-    for (size_t i = 0; i < sizes.size(); ++i)
-      draw->AddText({x_of(i) - 12, bottom + 2}, IM_COL32(200, 200, 200, 255), std::to_string(sizes[i]).c_str());
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      const std::string label = std::to_string(sizes[i]);
+      const float w = ImGui::CalcTextSize(label.c_str()).x;  // docs: centred, and inside the panel
+      const float x = app.docs ? std::min(x_of(i) - w / 2, o.x + avail.x - w - 4) : x_of(i) - 12;
+      draw->AddText({x, bottom + 2}, palette.text, label.c_str());
+    }
     std::string hover;
     for (size_t r = 0; r < shown_runs.size(); ++r) {
       std::vector<ImVec2> points, cublas;
@@ -777,16 +879,16 @@ void performance_panel(App& app, ImVec2 size) {
               hover = shown_runs[r]->label() + " at " + std::to_string(sizes[i]) + "^3: " + std::to_string(int(p.gflops)) +
                       " GFLOPS, cuBLAS " + std::to_string(int(p.cublas_gflops));
           }
-      if (r == 0 && cublas.size() > 1) draw->AddPolyline(cublas.data(), int(cublas.size()), IM_COL32(255, 210, 60, 255), 0, 2);
+      if (r == 0 && cublas.size() > 1) draw->AddPolyline(cublas.data(), int(cublas.size()), palette.cublas, 0, 2);
       if (points.size() > 1) draw->AddPolyline(points.data(), int(points.size()), im(index_colour(std::uint32_t(r))), 0, 2);
       for (const auto& q : points) draw->AddCircleFilled(q, 3, im(index_colour(std::uint32_t(r))));
     }
     if (peak > 0) {
       const float y_peak = bottom - float(peak / top) * chart_h;
-      draw->AddLine({left, y_peak}, {left + width, y_peak}, IM_COL32(255, 90, 90, 255), 1);
+      draw->AddLine({left, y_peak}, {left + width, y_peak}, palette.peak, 1);
     }
     if (!hover.empty()) ImGui::SetTooltip("%s", hover.c_str());
-    ImGui::Dummy({avail.x, chart_h + 20});
+    ImGui::Dummy({avail.x, chart_h + (app.docs ? ImGui::GetTextLineHeight() + 6 : 20)});
     // Legend: one swatch per step, cuBLAS in yellow, the fp32 peak in red.
     for (size_t r = 0; r < shown_runs.size(); ++r) {
       const ImVec2 at = ImGui::GetCursorScreenPos();
@@ -797,10 +899,10 @@ void performance_panel(App& app, ImVec2 size) {
       ImGui::SameLine();
       if (ImGui::GetContentRegionAvail().x < 90) ImGui::NewLine();
     }
-    ImGui::TextColored({1.0f, 0.82f, 0.24f, 1}, "cuBLAS");
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette.cublas), "cuBLAS");
     if (peak > 0) {
       ImGui::SameLine();
-      ImGui::TextColored({1.0f, 0.35f, 0.35f, 1}, "fp32 peak");
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette.peak), "fp32 peak");
     }
   }
   if (app.gpu_present) {
@@ -815,7 +917,7 @@ void performance_panel(App& app, ImVec2 size) {
 void controls(App& app) {
   std::vector<std::string> labels;
   for (const auto& p : app.programs) labels.push_back(program_label(p));
-  ImGui::SetNextItemWidth(320);
+  ImGui::SetNextItemWidth(ui(320));
   if (ImGui::BeginCombo("step", labels[size_t(app.program)].c_str())) {
     for (size_t i = 0; i < labels.size(); ++i)
       if (ImGui::Selectable(labels[i].c_str(), int(i) == app.program)) app.select_program(int(i));
@@ -824,7 +926,7 @@ void controls(App& app) {
   if (app.current().takes_shape) {
     ImGui::SameLine();
     int mnk[3] = {app.shape.m, app.shape.n, app.shape.k};
-    ImGui::SetNextItemWidth(240);
+    ImGui::SetNextItemWidth(ui(240));
     if (ImGui::InputInt3("M N K", mnk, ImGuiInputTextFlags_EnterReturnsTrue)) {
       for (int& v : mnk) v = std::clamp(v, 1, kMaxMapSide);
       app.shape = {mnk[0], mnk[1], mnk[2]};
@@ -839,7 +941,7 @@ void controls(App& app) {
     }
     if (app.current().tensor_core) {
       ImGui::SameLine();
-      ImGui::SetNextItemWidth(60);
+      ImGui::SetNextItemWidth(ui(60));
       if (ImGui::BeginCombo("layout", to_string(app.layout))) {
         for (gemm::Layout layout : {gemm::Layout::nn, gemm::Layout::nt, gemm::Layout::tn})
           if (ImGui::Selectable(to_string(layout), layout == app.layout)) {
@@ -858,7 +960,7 @@ void controls(App& app) {
       if (app.params.empty() && app.current().params_for_shape && app.sms > 0)
         now = "by shape, " + std::to_string(app.sms) + " SMs: ";  // as the program chooses without --param
       for (const auto& [k, v] : p.params) now += k + "=" + std::to_string(v) + " ";
-      ImGui::SetNextItemWidth(360);
+      ImGui::SetNextItemWidth(ui(360));
       if (ImGui::BeginCombo("params", now.c_str())) {
         for (const auto& config : configs) {
           std::string text;
@@ -876,7 +978,7 @@ void controls(App& app) {
   }
   if (!app.message.empty()) {
     ImGui::SameLine();
-    ImGui::TextColored({1, 0.8f, 0.4f, 1}, "%s", app.message.c_str());
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette.message), "%s", app.message.c_str());
   }
 }
 
@@ -894,7 +996,7 @@ void menu(App& app, bool& open_popup) {
   }
   if (ImGui::BeginPopupModal("Open results file", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
     ImGui::Text("Path of a results file (docs/results/<gpu>.json or build/results/<gpu>.json):");
-    ImGui::SetNextItemWidth(600);
+    ImGui::SetNextItemWidth(ui(600));
     ImGui::InputText("##path", &app.open_path);
     if (ImGui::Button("Open")) {
       ResultsFile file = load_results(app.open_path);
@@ -932,24 +1034,28 @@ void frame(App& app, int width, int height, bool& open_popup) {
   ImGui::Begin("GEMM Steps", nullptr,
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_MenuBar |
                    ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoSavedSettings);
-  menu(app, open_popup);
-  controls(app);
+  if (!app.docs) {
+    menu(app, open_popup);
+    controls(app);
+  }
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float gap = ImGui::GetStyle().ItemSpacing.x;
-  const float w = (avail.x - 2 * gap) / 3;
+  const float w = app.docs ? avail.x : (avail.x - 2 * gap) / 3;
   auto panel = [&](const char* id, const char* name, auto body) {
+    if (app.docs && app.solo_panel != name) return;
     ImGui::BeginChild(id, {w, avail.y}, true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     const ImVec2 p = ImGui::GetWindowPos(), s = ImGui::GetWindowSize();
     app.panels[name] = {p.x, p.y, s.x, s.y};
     body(app, s);
+    app.drawn_bottom[name] = ImGui::GetCursorScreenPos().y;
     ImGui::EndChild();
+    if (!app.docs) ImGui::SameLine();
   };
   panel("##thread", "thread", thread_map_panel);
-  ImGui::SameLine();
   panel("##access", "access", access_panel);
-  ImGui::SameLine();
   panel("##performance", "performance", performance_panel);
   ImGui::End();
+  ++app.frames_drawn;
 }
 
 bool write_screenshot(const App& app, const Args& args, int fb_width, int fb_height, float scale) {
@@ -962,6 +1068,8 @@ bool write_screenshot(const App& app, const Args& args, int fb_width, int fb_hei
   if (args.panel != "all") {
     const auto& r = app.panels.at(args.panel);
     x0 = int(r[0] * scale), y0 = int(r[1] * scale), w = int(r[2] * scale), h = int(r[3] * scale);
+    // --docs: down to what the panel drew, and a margin (the window is taller than most panels).
+    if (app.docs) h = std::min(h, int((app.drawn_bottom.at(args.panel) - r[1]) * scale) + int(8 * scale));
     w = std::min(w, fb_width - x0), h = std::min(h, fb_height - y0);
   }
   std::vector<unsigned char> out(size_t(w) * size_t(h) * 3);
@@ -1068,6 +1176,8 @@ int main(int argc, char** argv) {
       usage_error("--instruction must be below " + std::to_string(count) + " at that iteration");
   }
   app.instruction_index = args.instruction;
+  app.docs = args.docs;
+  app.solo_panel = args.panel;
 
   app.gpu_present = std::system("nvidia-smi -L > /dev/null 2>&1") == 0;
   app.bin_dir = std::filesystem::absolute(argv[0]).parent_path().string();
@@ -1099,7 +1209,15 @@ int main(int argc, char** argv) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;
-  ImGui::StyleColorsDark();
+  if (args.theme == "light") use_light_theme();
+  else ImGui::StyleColorsDark();
+  if (args.font_scale != 1.0f) {
+    // The built-in font rasterised at the size asked (sharper than scaling the 13-pixel one).
+    ImFontConfig font;
+    font.SizePixels = std::round(13.0f * args.font_scale);
+    ImGui::GetIO().Fonts->AddFontDefault(&font);
+    ImGui::GetStyle().ScaleAllSizes(args.font_scale);
+  }
   // Without anti-aliased lines and fills ImGui emits a third of the vertices: the frame stays well
   // under 16 ms with a software renderer (Mesa's llvmpipe in CI), at the cost of jagged chart lines.
   ImGui::GetStyle().AntiAliasedLines = false;
@@ -1126,7 +1244,8 @@ int main(int argc, char** argv) {
     frame(app, win_width, win_height, open_popup);
     ImGui::Render();
     glViewport(0, 0, fb_width, fb_height);
-    glClearColor(0.08f, 0.08f, 0.09f, 1);
+    if (args.theme == "light") glClearColor(0.94f, 0.94f, 0.94f, 1);
+    else glClearColor(0.08f, 0.08f, 0.09f, 1);
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     glFinish();

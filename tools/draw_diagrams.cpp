@@ -1,0 +1,479 @@
+// draw_diagrams: the concept diagrams of the docs, as SVG, computed from the steps' own mapping
+// functions and configurations (steps/*/mapping.hpp): nothing here is a second copy of a mapping.
+//
+//   draw_diagrams --out docs/images          writes every diagram
+//   draw_diagrams --out DIR --list           names them
+//
+// tools/pictures.py runs it (with the viewer's pictures); the docs.pictures_current test reruns it
+// into a temporary folder and compares the files byte for byte. The output is deterministic: fixed
+// sizes, fixed number formatting, no dates.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "exit_codes.hpp"
+#include "traced_steps.hpp"
+
+namespace {
+
+// ---- A small SVG writer ---------------------------------------------------------------------------
+
+std::string num(double v) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof(buffer), "%.1f", v);
+  std::string s = buffer;
+  if (s.size() > 2 && s.compare(s.size() - 2, 2, ".0") == 0) s.resize(s.size() - 2);
+  return s;
+}
+
+std::string escape(const std::string& text) {
+  std::string out;
+  for (char ch : text) {
+    if (ch == '&') out += "&amp;";
+    else if (ch == '<') out += "&lt;";
+    else if (ch == '>') out += "&gt;";
+    else out += ch;
+  }
+  return out;
+}
+
+struct Svg {
+  double width, height;
+  std::ostringstream body;
+  Svg(double w, double h) : width(w), height(h) {}
+  void rect(double x, double y, double w, double h, const std::string& fill, const std::string& stroke = "none",
+            double stroke_width = 1) {
+    body << "<rect x=\"" << num(x) << "\" y=\"" << num(y) << "\" width=\"" << num(w) << "\" height=\"" << num(h)
+         << "\" fill=\"" << fill << "\" stroke=\"" << stroke << "\" stroke-width=\"" << num(stroke_width) << "\"/>\n";
+  }
+  void line(double x1, double y1, double x2, double y2, const std::string& stroke, double stroke_width = 1,
+            const std::string& extra = "") {
+    body << "<line x1=\"" << num(x1) << "\" y1=\"" << num(y1) << "\" x2=\"" << num(x2) << "\" y2=\"" << num(y2)
+         << "\" stroke=\"" << stroke << "\" stroke-width=\"" << num(stroke_width) << "\"" << extra << "/>\n";
+  }
+  void arrow(double x1, double y1, double x2, double y2, const std::string& colour, const std::string& marker) {
+    line(x1, y1, x2, y2, colour, 1.5, " marker-end=\"url(#" + marker + ")\"");
+  }
+  // size in pixels (at least 12 everywhere: the docs are read in a browser)
+  void text(double x, double y, const std::string& s, int size = 14, const std::string& anchor = "start",
+            const std::string& fill = "#1a1a1a", bool bold = false) {
+    body << "<text x=\"" << num(x) << "\" y=\"" << num(y) << "\" font-size=\"" << size << "\"";
+    if (anchor != "start") body << " text-anchor=\"" << anchor << "\"";
+    if (bold) body << " font-weight=\"bold\"";
+    if (fill != "#1a1a1a") body << " fill=\"" << fill << "\"";
+    body << ">" << escape(s) << "</text>\n";
+  }
+  std::string str() const {
+    std::ostringstream out;
+    out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << num(width) << "\" height=\"" << num(height)
+        << "\" viewBox=\"0 0 " << num(width) << " " << num(height) << "\" font-family=\"DejaVu Sans, Arial, sans-serif\">\n"
+        << "<defs>\n";
+    for (const auto& [id, colour] : std::map<std::string, std::string>{{"arrow-blue", "#1f5fbf"}, {"arrow-orange", "#c85a00"}})
+      out << "<marker id=\"" << id << "\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" "
+          << "orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"" << colour << "\"/></marker>\n";
+    out << "</defs>\n<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n" << body.str() << "</svg>\n";
+    return out.str();
+  }
+};
+
+// Eight light, distinguishable fills (warps, stages, phases), and 32 hues for lanes.
+const char* const kFills[] = {"#9ecae1", "#fdae6b", "#a1d99b", "#fcbba1", "#bcbddc", "#fdd0a2", "#c7e9c0", "#d9d9d9"};
+std::string fill_of(int index) { return kFills[index % 8]; }
+std::string lane_fill(int lane) {
+  // HSL(hue, 65%, 78%) around the wheel, as hex: light enough for black text.
+  const double h = double(lane * 11 % 32) / 32.0 * 6.0, s = 0.65, l = 0.78;
+  const double c = (1 - std::abs(2 * l - 1)) * s, x = c * (1 - std::abs(std::fmod(h, 2.0) - 1)), m = l - c / 2;
+  double r = 0, g = 0, b = 0;
+  if (h < 1) r = c, g = x;
+  else if (h < 2) r = x, g = c;
+  else if (h < 3) g = c, b = x;
+  else if (h < 4) g = x, b = c;
+  else if (h < 5) r = x, b = c;
+  else r = c, b = x;
+  char buffer[8];
+  std::snprintf(buffer, sizeof(buffer), "#%02x%02x%02x", int((r + m) * 255 + 0.5), int((g + m) * 255 + 0.5),
+                int((b + m) * 255 + 0.5));
+  return buffer;
+}
+
+// ---- (a) Step 09: block -> warp -> thread tiling ----------------------------------------------------
+
+std::string tiling_09() {
+  using namespace step09;
+  const Config c = kConfigs[0];
+  const gemm::GemmShape shape{c.bm, c.bn, c.bk};  // one block's tile
+  // Owner of every element of block (0, 0)'s tile, from the step's own c_element.
+  const size_t elements = static_cast<size_t>(c.bm * c.bn);
+  std::vector<int> warp_of(elements, -1), lane_of(elements, -1);
+  struct Patch { int row, col, lane; };
+  std::vector<Patch> warp0_patches;  // the 4 x 4 groups of warp 0's lanes
+  for (int thread = 0; thread < threads(c); ++thread) {
+    gemm::ThreadCoord t;
+    t.block = {0, 0, 0};
+    t.thread = {thread, 0, 0};
+    for (int i = 0; i < c.tm; ++i)
+      for (int j = 0; j < c.tn; ++j) {
+        const gemm::CElement e = c_element(shape, t, c, i, j);
+        warp_of[size_t(e.row * c.bn + e.col)] = warp_id(t);
+        lane_of[size_t(e.row * c.bn + e.col)] = lane_id(t);
+        if (warp_id(t) == 0 && i % kChunk == 0 && j % kChunk == 0) warp0_patches.push_back({e.row, e.col, lane_id(t)});
+      }
+  }
+  const double cell = 4, x0 = 30, y0 = 90;
+  const double zoom = 8, zx0 = x0 + c.bn * cell + 90;
+  Svg svg(zx0 + c.wn * zoom + 330, y0 + std::max(c.bm * cell, c.wm * zoom) + 30);
+  svg.text(x0, 30, "Step 09: who computes which element of C (block tile -> warp tile -> thread tile)", 20, "start",
+           "#1a1a1a", true);
+  svg.text(x0, 56, "Default configuration BM x BN = " + std::to_string(c.bm) + " x " + std::to_string(c.bn) + ", WM x WN = " +
+           std::to_string(c.wm) + " x " + std::to_string(c.wn) + ", TM x TN = " + std::to_string(c.tm) + " x " +
+           std::to_string(c.tn) + ": " + std::to_string(warps(c)) + " warps, " + std::to_string(threads(c)) +
+           " threads; drawn from step09::c_element", 14);
+  svg.text(x0, y0 - 10, "one block's tile of C, coloured by warp", 14, "start", "#1a1a1a", true);
+  // One rectangle per run of a row's cells of one fill.
+  auto fill_at = [&](int r, int col) {
+    const size_t at = size_t(r * c.bn + col);
+    return warp_of[at] == 0 && lane_of[at] == 0 ? std::string("#1a1a1a") : fill_of(warp_of[at]);
+  };
+  for (int r = 0; r < c.bm; ++r)
+    for (int col = 0; col < c.bn;) {
+      int run = 1;
+      while (col + run < c.bn && fill_at(r, col + run) == fill_at(r, col)) ++run;
+      svg.rect(x0 + col * cell, y0 + r * cell, run * cell, cell, fill_at(r, col));
+      col += run;
+    }
+  // Warp labels at the middle of each warp's elements.
+  for (int w = 0; w < warps(c); ++w) {
+    double sr = 0, sc = 0;
+    int n = 0;
+    for (int r = 0; r < c.bm; ++r)
+      for (int col = 0; col < c.bn; ++col)
+        if (warp_of[size_t(r * c.bn + col)] == w) sr += r, sc += col, ++n;
+    svg.rect(x0 + (sc / n) * cell - 30, y0 + (sr / n) * cell - 12, 60, 22, "#ffffff", "#1a1a1a", 0.5);
+    svg.text(x0 + (sc / n) * cell, y0 + (sr / n) * cell + 4, "warp " + std::to_string(w), 13, "middle");
+  }
+  svg.rect(x0, y0, c.bn * cell, c.bm * cell, "none", "#1a1a1a", 1.5);
+  // Warp 0 enlarged: each lane's 4 x 4 groups, labelled with the lane.
+  svg.text(zx0, y0 - 10, "warp 0's " + std::to_string(c.wm) + " x " + std::to_string(c.wn) + " tile: the lane of each 4 x 4 group",
+           14, "start", "#1a1a1a", true);
+  for (const Patch& p : warp0_patches) {
+    const double x = zx0 + p.col * zoom, y = y0 + p.row * zoom;
+    svg.rect(x, y, kChunk * zoom, kChunk * zoom, p.lane == 0 ? "#1a1a1a" : lane_fill(p.lane), "#ffffff", 1);
+    svg.text(x + kChunk * zoom / 2, y + kChunk * zoom / 2 + 5, std::to_string(p.lane), 13, "middle",
+             p.lane == 0 ? "#ffffff" : "#1a1a1a");
+  }
+  svg.line(x0 + c.wn * cell, y0, zx0, y0, "#777777", 1, " stroke-dasharray=\"4 3\"");
+  svg.line(x0 + c.wn * cell, y0 + c.wm * cell, zx0, y0 + c.wm * zoom, "#777777", 1, " stroke-dasharray=\"4 3\"");
+  svg.rect(x0, y0, c.wn * cell, c.wm * cell, "none", "#1a1a1a", 2.5);
+  // Legend.
+  const double lx = zx0 + c.wn * zoom + 30;
+  svg.rect(lx, y0, 16, 16, "#1a1a1a");
+  svg.text(lx + 24, y0 + 13, "thread 0 (warp 0, lane 0):", 13);
+  svg.text(lx + 24, y0 + 31, std::to_string(c.tm) + " x " + std::to_string(c.tn) + " elements in " +
+           std::to_string(c.tm / kChunk) + " x " + std::to_string(c.tn / kChunk) + " groups", 13);
+  svg.text(lx + 24, y0 + 49, "of 4 x 4, " + std::to_string(lanes_m(c) * kChunk) + " rows and " +
+           std::to_string(lanes_n(c) * kChunk) + " columns apart", 13);
+  svg.text(lx, y0 + 85, "Each warp: " + std::to_string(lanes_m(c)) + " x " + std::to_string(lanes_n(c)) + " lanes;", 13);
+  svg.text(lx, y0 + 103, "the lanes are not in row order:", 13);
+  svg.text(lx, y0 + 121, "each quarter-warp takes a", 13);
+  svg.text(lx, y0 + 139, "block of lane positions, so", 13);
+  svg.text(lx, y0 + 157, "every 16-byte shared load", 13);
+  svg.text(lx, y0 + 175, "costs 2 wavefronts (docs/09).", 13);
+  return svg.str();
+}
+
+// ---- (b) Step 11: the cp.async pipeline over time ---------------------------------------------------
+
+std::string pipeline_11() {
+  using namespace step11;
+  const Config c = kConfigs[0];
+  const int stages = c.stages, k_tiles = 2 * stages;
+  // Times in loop slots: slot 0 the prologue, slot kt + 1 iteration kt (kernel.cuh, main_loop): the
+  // prologue issues k-tiles 0..STAGES-2 and waits for tile 0; iteration kt computes tile kt from
+  // stage kt % STAGES, then waits for tile kt + 1 (cp.async.wait_group STAGES-3 and __syncthreads)
+  // and issues tile kt + STAGES - 1 into the stage tile kt - 1 used.
+  struct Bar { int stage; double from, to; std::string label, fill; };
+  std::vector<Bar> bars;
+  std::vector<double> waits;
+  auto issue_time = [&](int tile) { return tile < stages - 1 ? 0.12 + 0.1 * tile : (tile - stages + 1) + 1 + 0.84; };
+  auto needed_time = [&](int tile) { return tile == 0 ? 0.8 : tile + 0.8; };  // the wait that needs it
+  waits.push_back(0.8);
+  for (int tile = 0; tile < k_tiles + stages - 1; ++tile) {
+    const bool past_end = tile >= k_tiles;
+    const double from = issue_time(tile);
+    if (from > k_tiles + 1) break;
+    const double to = past_end ? std::min(from + 0.9, double(k_tiles + 1)) : needed_time(tile);
+    if (to - from < 0.5) continue;  // issued at the very end: off the picture
+    bars.push_back({stage_of(tile, c), from, to,
+                    past_end ? "k-tile " + std::to_string(tile) + ": past the end" : "cp.async k-tile " + std::to_string(tile),
+                    past_end ? "#e0e0e0" : "#9ecae1"});
+    if (!past_end) {
+      bars.push_back({stage_of(tile, c), to, tile + 1.05, "", "#deebf7"});  // landed, not yet read
+      bars.push_back({stage_of(tile, c), tile + 1.05, tile + 1.78, "compute k-tile " + std::to_string(tile), "#a1d99b"});
+      waits.push_back(tile + 1.8);
+    }
+  }
+  const double x0 = 150, slot = 190, y0 = 120, row = 56;
+  Svg svg(x0 + slot * (k_tiles + 1) + 30, y0 + row * stages + 170);
+  svg.text(30, 30, "Step 11: the cp.async pipeline, " + std::to_string(stages) + " stages (STAGES of the default configuration)",
+           20, "start", "#1a1a1a", true);
+  svg.text(30, 56, "Each row is one shared-memory stage; time runs to the right in loop iterations. Order of the kernel's loop "
+                   "(step11 kernel.cuh), stage of k-tile kt = step11::stage_of(kt) = kt % " + std::to_string(stages) + ".", 14);
+  svg.text(30, 76, "While the warps compute on one stage, the copies of the next " + std::to_string(stages - 1) +
+           " k-tiles are in flight into the others.", 14);
+  for (int s = 0; s <= k_tiles; ++s) {
+    const double x = x0 + slot * s;
+    svg.rect(x, y0 - 18, slot, row * stages + 18, s % 2 ? "#fafafa" : "#f2f2f2");
+    svg.text(x + slot / 2, y0 - 4, s == 0 ? "prologue" : "iteration kt = " + std::to_string(s - 1), 13, "middle");
+  }
+  for (int s = 0; s < stages; ++s) svg.text(x0 - 12, y0 + row * s + row / 2 + 5, "stage " + std::to_string(s), 14, "end");
+  for (const Bar& b : bars) {
+    const double x = x0 + slot * b.from, w = slot * (b.to - b.from), y = y0 + row * b.stage + 8;
+    svg.rect(x, y, w, row - 16, b.fill, b.label.empty() ? "none" : "#555555", 0.8);
+    if (!b.label.empty()) svg.text(x + 6, y + (row - 16) / 2 + 5, b.label, 13);
+  }
+  for (double t : waits) svg.line(x0 + slot * t, y0 - 2, x0 + slot * t, y0 + row * stages, "#c0392b", 2);
+  // Legend.
+  const double ly = y0 + row * stages + 40;
+  const std::vector<std::pair<std::string, std::string>> legend = {
+      {"#9ecae1", "cp.async in flight (issued by every thread, one commit group per k-tile)"},
+      {"#deebf7", "landed, waiting to be read"},
+      {"#a1d99b", "compute: the k-tile's BK steps of ld.shared and FMAs"},
+      {"#e0e0e0", "the last iterations still issue copies (past the end of K: they write zeros, cheaper than a branch)"}};
+  for (size_t i = 0; i < legend.size(); ++i) {
+    svg.rect(30, ly + 24 * double(i), 28, 16, legend[i].first, "#555555", 0.8);
+    svg.text(68, ly + 24 * double(i) + 13, legend[i].second, 13);
+  }
+  svg.line(30, ly + 24 * 4 + 8, 58, ly + 24 * 4 + 8, "#c0392b", 2);
+  svg.text(68, ly + 24 * 4 + 13, "cp.async.wait_group " + std::to_string(stages - 2) + " in the prologue, " +
+           std::to_string(stages - 3) + " in the loop, then __syncthreads: the next k-tile has landed for everyone; only then "
+           "is the stage read in the last iteration refilled", 13);
+  return svg.str();
+}
+
+// ---- (c) Step 14: the swizzle, before and after ------------------------------------------------------
+
+std::string swizzle_14() {
+  using namespace step14;
+  const Config c = kConfigs[0];
+  const OperandTile tile = b_tile(gemm::Layout::nn, c);  // NN: B's tile is transposed (rows are k)
+  const int chunk_bytes = kChunk * kElementBytes, groups = 128 / chunk_bytes;  // 8 groups of 4 banks
+  constexpr int kPhases = 4, kLanesPerPhase = 8;
+  // ldmatrix.x4.trans of the first two B fragments (n0 = 0, k0 = 0): one row address per lane.
+  std::vector<Spot> spots;
+  for (int lane = 0; lane < kWarpSize; ++lane) spots.push_back(b_ldmatrix_spot(tile.k_major, 0, 0, lane));
+  int shown_rows = 0;
+  for (const Spot& s : spots) shown_rows = std::max(shown_rows, s.row + 1);
+  // Byte offset of (row, chunk) in the tile: without the swizzle (chunk c of a row at position c), and
+  // with it (step14::tile_offset).
+  auto plain = [&](int row, int chunk) { return (row * tile.chunks + chunk) * chunk_bytes; };
+  auto swizzled = [&](int row, int chunk) { return tile_offset(tile, row, chunk) * kElementBytes; };
+  const double cw = 56, ch = 26, top = 180, left = 90, gap = 130;
+  const double panel_w = cw * groups;
+  Svg svg(left + 2 * panel_w + gap + 40, top + ch * shown_rows + 200);
+  svg.text(30, 30, "Step 14: the 128-byte swizzle of a shared tile, and what one ldmatrix.x4.trans reads", 20, "start",
+           "#1a1a1a", true);
+  svg.text(30, 56, "B's tile in NN (default configuration): " + std::to_string(tile.rows) + " rows (k) of " +
+           std::to_string(tile.chunks) + " chunks of 16 bytes (8 n's each). Shown: rows 0-" + std::to_string(shown_rows - 1) +
+           ", the first 128 bytes of each row", 14);
+  svg.text(30, 76, "(a column is a group of 4 banks). In each cell: the chunk of the row stored there. Coloured: the chunks "
+                   "the instruction's 4 phases read,", 14);
+  svg.text(30, 96, "8 lanes each (lane addresses from step14::b_ldmatrix_spot; the swizzle is step14::tile_offset).", 14);
+  struct Panel { std::string title; std::function<int(int, int)> offset; };
+  const Panel panels[2] = {{"without the swizzle: chunk c at position c", plain},
+                           {"with it: chunk c at position c ^ (row % 8)", swizzled}};
+  const std::string phase_fill[kPhases] = {"#fdae6b", "#9ecae1", "#a1d99b", "#bcbddc"};
+  for (int p = 0; p < 2; ++p) {
+    const double px = left + p * (panel_w + gap);
+    svg.text(px, top - 36, panels[p].title, 15, "start", "#1a1a1a", true);
+    if (p == 0) svg.text(left - 10, top - 8, "banks", 13, "end");
+    for (int g = 0; g < groups; ++g)
+      svg.text(px + cw * g + cw / 2, top - 8, std::to_string(4 * g) + "-" + std::to_string(4 * g + 3), 13, "middle");
+    // Which phase reads (row, position) and the chunk stored at each position.
+    std::map<std::pair<int, int>, int> phase_at;
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+      const Spot& s = spots[size_t(lane)];
+      const int position = panels[p].offset(s.row, s.chunk) / chunk_bytes % tile.chunks;
+      phase_at[{s.row, position}] = lane / kLanesPerPhase;
+    }
+    for (int r = 0; r < shown_rows; ++r) {
+      if (p == 0) svg.text(left - 10, top + ch * r + ch / 2 + 5, "row " + std::to_string(r), 13, "end");
+      for (int g = 0; g < groups; ++g) {
+        int chunk = -1;
+        for (int k = 0; k < tile.chunks; ++k)
+          if (panels[p].offset(r, k) == (r * tile.chunks + g) * chunk_bytes) chunk = k;
+        const auto it = phase_at.find({r, g});
+        svg.rect(px + cw * g, top + ch * r, cw, ch, it == phase_at.end() ? "#ffffff" : phase_fill[it->second], "#999999", 0.8);
+        svg.text(px + cw * g + cw / 2, top + ch * r + ch / 2 + 5, "c" + std::to_string(chunk), 13, "middle");
+      }
+    }
+    // Per phase: distinct 16-byte chunks in each bank group; more than one is a conflict.
+    const double sy = top + ch * shown_rows + 30;
+    svg.text(px, sy - 8, "per phase: chunks read in each bank group", 13, "start", "#1a1a1a", true);
+    int wavefronts = 0;
+    for (int phase = 0; phase < kPhases; ++phase) {
+      std::vector<std::set<int>> in_group(static_cast<size_t>(groups));
+      for (int lane = phase * kLanesPerPhase; lane < (phase + 1) * kLanesPerPhase; ++lane) {
+        const int byte = panels[p].offset(spots[size_t(lane)].row, spots[size_t(lane)].chunk);
+        in_group[size_t(byte / chunk_bytes % groups)].insert(byte);
+      }
+      int worst = 0;
+      for (int g = 0; g < groups; ++g) {
+        const int n = int(in_group[size_t(g)].size());
+        worst = std::max(worst, n);
+        svg.rect(px + cw * g, sy + 28 * phase, cw, 24, n == 0 ? "#ffffff" : n == 1 ? phase_fill[phase] : "#e74c3c", "#999999", 0.8);
+        if (n > 0) svg.text(px + cw * g + cw / 2, sy + 28 * phase + 17, std::to_string(n), 13, "middle",
+                            n > 1 ? "#ffffff" : "#1a1a1a", n > 1);
+      }
+      wavefronts += worst;
+      if (p == 0) svg.text(left - 10, sy + 28 * phase + 17, "phase " + std::to_string(phase), 13, "end");
+    }
+    svg.text(px, sy + 28 * kPhases + 22,
+             std::to_string(wavefronts) + " wavefronts (ideal " + std::to_string(kPhases) + ")" +
+                 (wavefronts > kPhases ? ": " + std::to_string(wavefronts / kPhases) + "-way conflicts" : ": no conflict"),
+             15, "start", wavefronts > kPhases ? "#c0392b" : "#1e7b34", true);
+  }
+  return svg.str();
+}
+
+// ---- (d) Step 15: producer and consumers hand stages over through mbarriers -------------------------
+
+std::string handoff_15() {
+  using namespace step15;
+  const Config c = kConfigs[0];
+  const int stages = c.stages, k_tiles = 2 * stages + 2, consumer_groups = consumers(c);
+  const int consumer_warps = consumer_groups * 4;
+  // The kernel's counters: after each k-tile, ++stage; at STAGES back to 0 and the phase flips
+  // (kernel.cuh, the producer's and the consumers' loops alike).
+  std::vector<int> stage_of(static_cast<size_t>(k_tiles)), phase_of(static_cast<size_t>(k_tiles));
+  for (int kt = 0, stage = 0, phase = 0; kt < k_tiles; ++kt) {
+    stage_of[size_t(kt)] = stage, phase_of[size_t(kt)] = phase;
+    if (++stage == stages) stage = 0, phase ^= 1;
+  }
+  // A schematic clock (unit: one k-tile of wgmma): a copy lands 1.5 after its issue; the consumers
+  // take a k-tile when it has landed and the previous one is issued; a stage is released when the
+  // next k-tile's wgmma is issued and this one's are done (wgmma.wait_group 1); the producer
+  // refills a stage when it is released.
+  const size_t n_tiles = static_cast<size_t>(k_tiles);
+  std::vector<double> issue(n_tiles), land(n_tiles), start(n_tiles), release(n_tiles);
+  for (int kt = 0; kt < k_tiles; ++kt) {
+    issue[size_t(kt)] = kt == 0 ? 0 : issue[size_t(kt - 1)] + 0.35;
+    if (kt >= stages) issue[size_t(kt)] = std::max(issue[size_t(kt)], release[size_t(kt - stages)]);
+    land[size_t(kt)] = issue[size_t(kt)] + 1.5;
+    start[size_t(kt)] = kt == 0 ? land[0] : std::max(land[size_t(kt)], start[size_t(kt - 1)] + 1);
+    if (kt > 0) release[size_t(kt - 1)] = std::max(start[size_t(kt)], start[size_t(kt - 1)] + 1) + 0.1;
+    if (kt >= stages) issue[size_t(kt)] = std::max(issue[size_t(kt)], release[size_t(kt - stages)]);
+  }
+  release[size_t(k_tiles - 1)] = start[size_t(k_tiles - 1)] + 1.1;
+  // One row per stage: the producer's copies into it and the consumers' multiplies from it, in turn.
+  const double unit = 100, x0 = 110, y0 = 150, row = 78, box_h = 46;
+  const double end = release[size_t(k_tiles - 1)] + 0.4;
+  Svg svg(x0 + unit * end + 30, y0 + row * stages + 140);
+  svg.text(30, 30, "Step 15: producer and consumers hand the stages over through full and empty mbarriers", 20, "start",
+           "#1a1a1a", true);
+  svg.text(30, 56, "Default configuration: " + std::to_string(stages) + " stages, " + std::to_string(consumer_groups) +
+           " consumer warpgroups (" + std::to_string(c.bm / consumer_groups) + " rows of the " + std::to_string(c.bm) + " x " +
+           std::to_string(c.bn) + " tile each), cluster of " + std::to_string(c.cluster) + "; " + std::to_string(k_tiles) +
+           " k-tiles drawn. One row per stage; time runs to the right.", 14);
+  svg.text(30, 76, "Stage and phase of each k-tile as the kernel counts them (++stage; at STAGES back to 0, phase ^= 1). "
+                   "Times are schematic; the order is the kernel's.", 14);
+  svg.text(30, 96, "The producer (one thread) waits on empty[s] with parity phase ^ 1, the consumers on full[s] with parity "
+                   "phase: the first lap finds every stage empty at once.", 14);
+  for (int s = 0; s < stages; ++s) {
+    svg.rect(x0, y0 + row * s, unit * end, row, s % 2 ? "#fafafa" : "#f2f2f2");
+    svg.text(x0 - 12, y0 + row * s + row / 2 + 5, "stage " + std::to_string(s), 14, "end");
+  }
+  for (int kt = 0; kt < k_tiles; ++kt) {
+    const double y = y0 + row * stage_of[size_t(kt)] + (row - box_h) / 2 + 6;
+    const std::string phase = "phase " + std::to_string(phase_of[size_t(kt)]);
+    // Producer: wait empty[s], arm full[s] with the stage's bytes, issue the TMA boxes; they land.
+    const double px = x0 + unit * issue[size_t(kt)], pw = unit * (land[size_t(kt)] - issue[size_t(kt)]);
+    svg.rect(px, y, pw - 3, box_h, "#9ecae1", "#555555", 0.8);
+    svg.text(px + 6, y + 19, "TMA k-tile " + std::to_string(kt), 13);
+    svg.text(px + 6, y + 37, phase, 13);
+    // full[s] completes its phase: the consumers' wait returns.
+    const double fx = x0 + unit * land[size_t(kt)];
+    svg.line(fx, y - 8, fx, y + box_h + 2, "#1f5fbf", 2.5);
+    svg.text(fx, y - 11, "full", 12, "middle", "#1f5fbf", true);
+    // Consumers: wgmma on the stage; it is released once the next k-tile's wgmma are issued and these done.
+    const double cx = x0 + unit * start[size_t(kt)];
+    svg.rect(cx + 3, y, unit - 6, box_h, "#a1d99b", "#555555", 0.8);
+    svg.text(cx + 9, y + 19, "wgmma kt " + std::to_string(kt), 13);
+    svg.text(cx + 9, y + 37, phase, 13);
+    const double ex = x0 + unit * release[size_t(kt)];
+    svg.line(ex, y - 8, ex, y + box_h + 2, "#c85a00", 2.5);
+    svg.text(ex + 2, y - 11, "empty", 12, "start", "#c85a00", true);
+    if (kt + stages < k_tiles) svg.arrow(ex + 2, y + box_h / 2, x0 + unit * issue[size_t(kt + stages)] - 1, y + box_h / 2,
+                                         "#c85a00", "arrow-orange");
+  }
+  const double ly = y0 + row * stages + 36;
+  svg.rect(30, ly - 12, 28, 16, "#9ecae1", "#555555", 0.8);
+  svg.text(68, ly + 1, "the producer's copies (TMA, one thread of the producer warpgroup), from issue to landing", 13);
+  svg.rect(30, ly + 14, 28, 16, "#a1d99b", "#555555", 0.8);
+  svg.text(68, ly + 27, "the " + std::to_string(consumer_groups) + " consumer warpgroups' wgmma on the stage", 13);
+  svg.line(44, ly + 38, 44, ly + 58, "#1f5fbf", 2.5);
+  svg.text(68, ly + 53, "full[s]: armed by the producer with the stage's bytes (" +
+           std::to_string((a_tile_bytes(c) + b_tile_bytes(c)) / 1024) + " KB, mbarrier.arrive.expect_tx); the copies' bytes "
+           "complete its phase", 13);
+  svg.line(44, ly + 64, 44, ly + 84, "#c85a00", 2.5);
+  svg.text(68, ly + 79, "empty[s]: " + std::to_string(consumer_warps * c.cluster) + " arrivals (each consumer warp of each "
+           "block of the cluster) complete its phase; the producer's wait on it returns and it refills the stage", 13);
+  return svg.str();
+}
+
+struct Diagram {
+  const char* file;
+  std::string (*draw)();
+};
+const Diagram kDiagrams[] = {
+    {"diagram-09-tiling.svg", tiling_09},
+    {"diagram-11-pipeline.svg", pipeline_11},
+    {"diagram-14-swizzle.svg", swizzle_14},
+    {"diagram-15-handoff.svg", handoff_15},
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string out;
+  bool list = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--out" && i + 1 < argc) out = argv[++i];
+    else if (arg == "--list") list = true;
+    else if (arg == "--help" || arg == "-h") {
+      std::printf("usage: draw_diagrams --out DIR [--list]\n  writes the docs' concept diagrams (SVG) into DIR\n");
+      return 0;
+    } else {
+      std::fprintf(stderr, "draw_diagrams: unknown argument '%s' (usage: draw_diagrams --out DIR [--list])\n", arg.c_str());
+      return gemm::kExitUsage;
+    }
+  }
+  if (list) {
+    for (const Diagram& d : kDiagrams) std::printf("%s\n", d.file);
+    return 0;
+  }
+  if (out.empty()) {
+    std::fprintf(stderr, "draw_diagrams: --out DIR is required (e.g. --out docs/images)\n");
+    return gemm::kExitUsage;
+  }
+  std::filesystem::create_directories(out);
+  for (const Diagram& d : kDiagrams) {
+    const std::filesystem::path path = std::filesystem::path(out) / d.file;
+    std::ofstream file(path, std::ios::binary);
+    file << d.draw();
+    if (!file) {
+      std::fprintf(stderr, "draw_diagrams: cannot write %s\n", path.string().c_str());
+      return 1;
+    }
+    std::printf("wrote %s\n", path.string().c_str());
+  }
+  return 0;
+}

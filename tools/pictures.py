@@ -1,0 +1,230 @@
+#!/usr/bin/env python3
+"""Regenerates every picture in docs/images/: the viewer's pictures (its headless --docs mode, under
+xvfb-run when there is no display) and the concept diagrams (build/bin/draw_diagrams, SVG). Each is
+computed from the steps' own code and the shipped results files; nothing is drawn by hand.
+
+    tools/pictures.py [--build build]              regenerate them all
+    tools/pictures.py --check [--only diagrams|viewer]
+                                                   regenerate into a temporary folder and compare
+                                                   with the committed ones (exit 1 when one is stale)
+
+Next to each viewer picture NAME.png lies NAME.json: the command, the selection and what the panel
+showed (its counts and labels). Software OpenGL may draw a pixel differently from one machine to
+another, so --check compares those sidecars, not the pixels; the SVG diagrams are compared byte for
+byte. A step that is not traced in this checkout (not in steps/traced_steps.hpp) is skipped with a
+message, its committed picture left as it is.
+"""
+import argparse
+import filecmp
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+IMAGES = os.path.join(ROOT, "docs", "images")
+SKIP = 77
+
+# (file name, viewer arguments). Every one is drawn with --docs (light theme, large font, the one
+# panel across the window); the page that shows it says what it shows.
+PICTURES = [
+    # 01 vs 02: who computes what, and a warp's load of A (01: 32 sectors) or B (02: 4 sectors).
+    ("viewer-01-thread-map.png", ["--panel", "thread", "--step", "01_naive", "--shape", "64x64x16", "--colour", "warp",
+                                  "--size", "1100x1300"]),
+    ("viewer-01-access.png", ["--panel", "access", "--step", "01_naive", "--shape", "64x64x16", "--instruction", "0"]),
+    ("viewer-02-thread-map.png", ["--panel", "thread", "--step", "02_gmem_coalescing", "--shape", "64x64x16",
+                                  "--colour", "warp", "--size", "1100x1300"]),
+    ("viewer-02-access.png", ["--panel", "access", "--step", "02_gmem_coalescing", "--shape", "64x64x16",
+                              "--instruction", "1"]),
+    # 03 and 04: the column load that conflicts, and the padded tile that does not.
+    ("viewer-03-row-col.png", ["--panel", "access", "--step", "03_smem_banks_square", "--variant", "row_col",
+                               "--instruction", "1"]),
+    ("viewer-03-padded.png", ["--panel", "access", "--step", "03_smem_banks_square", "--variant", "padded_row_col",
+                              "--instruction", "1"]),
+    ("viewer-04-row-col.png", ["--panel", "access", "--step", "04_smem_banks_rectangular", "--variant", "row_col",
+                               "--instruction", "1"]),
+    ("viewer-04-padded.png", ["--panel", "access", "--step", "04_smem_banks_rectangular", "--variant",
+                              "padded1_row_col", "--instruction", "1"]),
+    # 05: a warp's read of one row of the shared B tile.
+    ("viewer-05-access.png", ["--panel", "access", "--step", "05_smem_tiling", "--shape", "64x64x64",
+                              "--iteration", "0", "--instruction", "5"]),
+    # 06 and 07: each thread's results (a column, then a block), coloured by thread.
+    ("viewer-06-thread-map.png", ["--panel", "thread", "--step", "06_1d_blocktiling", "--shape", "64x64x32",
+                                  "--colour", "thread", "--size", "1100x1300"]),
+    ("viewer-07-thread-map.png", ["--panel", "thread", "--step", "07_2d_blocktiling", "--shape", "128x128x32",
+                                  "--colour", "thread", "--size", "1100x1300"]),
+    # 08: the transposed store of A into shared memory, 4 wavefronts.
+    ("viewer-08-access.png", ["--panel", "access", "--step", "08_vectorized", "--shape", "128x128x32",
+                              "--iteration", "0", "--instruction", "1"]),
+    # 09: the warp tiles, and a 16-byte load of the B tile at 2 wavefronts.
+    ("viewer-09-thread-map.png", ["--panel", "thread", "--step", "09_warptiling", "--shape", "128x128x32",
+                                  "--colour", "warp", "--size", "1100x1300"]),
+    ("viewer-09-access.png", ["--panel", "access", "--step", "09_warptiling", "--shape", "128x128x32",
+                              "--iteration", "0", "--instruction", "16"]),
+    # 10: the cp.async pipeline's write of A into its shared tile (step 10 is merged later).
+    ("viewer-10-access.png", ["--panel", "access", "--step", "10_cp_async_pipeline", "--shape", "128x256x32",
+                              "--iteration", "0", "--instruction", "1"]),
+    # 11: cp.async of A into the padded transposed tile.
+    ("viewer-11-access.png", ["--panel", "access", "--step", "11_split_k_tail", "--shape", "128x256x32",
+                              "--iteration", "0", "--instruction", "1"]),
+    # 12: WMMA in TN: a transposed 2-byte store of A.
+    ("viewer-12-access-tn.png", ["--panel", "access", "--step", "12_wmma", "--layout", "tn", "--shape", "128x128x32",
+                                 "--iteration", "0", "--instruction", "1"]),
+    # 13: the WMMA pipeline's copy of A (step 13 is merged later).
+    ("viewer-13-access.png", ["--panel", "access", "--step", "13_wmma_pipeline", "--shape", "128x128x32",
+                              "--iteration", "0", "--instruction", "1"]),
+    # 14: ldmatrix.x4.trans of two B fragments from the swizzled tile, the default tile (--defaults:
+    # at so small a shape the step would choose its 64 x 64 tile).
+    ("viewer-14-access.png", ["--panel", "access", "--step", "14_mma_ldmatrix", "--shape", "128x256x64",
+                              "--defaults", "--iteration", "0", "--instruction", "28"]),
+    # 15: a consumer warp's first staging write of the epilogue.
+    ("viewer-15-access.png", ["--panel", "access", "--step", "15_hopper_wgmma", "--shape", "128x256x64",
+                              "--warp", "4", "--iteration", "0", "--instruction", "0"]),
+    # docs/viewer.md: the whole window, and the performance panel.
+    ("viewer-all.png", ["--panel", "all", "--step", "09_warptiling", "--shape", "128x128x32", "--warp", "1",
+                        "--iteration", "0", "--instruction", "11", "--theme", "light", "--font-scale", "1.5",
+                        "--size", "2700x1350"]),
+    ("viewer-performance.png", ["--panel", "performance", "--size", "1300x1500"]),
+    ("viewer-performance-tensor.png", ["--panel", "performance", "--perf", "tensor", "--size", "1300x1500"]),
+]
+
+
+def step_of(arguments):
+    return arguments[arguments.index("--step") + 1] if "--step" in arguments else None
+
+
+def traced_steps(build):
+    """The steps this checkout traces (model_predict --list: a line per program, the step first)."""
+    predict = os.path.join(build, "bin", "model_predict")
+    if not os.access(predict, os.X_OK):
+        raise SystemExit(f"pictures: {predict} not built: cmake --build {build} --target model_predict")
+    listed = subprocess.run([predict, "--list"], capture_output=True, text=True, check=True).stdout.splitlines()
+    return {line.split()[0] for line in listed if line.strip()}
+
+
+def sidecar(arguments, geometry_path):
+    """What a viewer picture shows, without pixel positions or paths of this machine."""
+    with open(geometry_path) as f:
+        geometry = json.load(f)
+    shown = geometry.get("shown", {})
+    if "results" in shown:
+        shown["results"]["path"] = os.path.basename(shown["results"]["path"])
+    if "bars" in shown:
+        shown["bars"] = [{"label": bar["label"], "gflops": bar["gflops"]} for bar in shown["bars"]]
+    return {"viewer_arguments": arguments, "selection": geometry.get("selection", {}), "shown": shown}
+
+
+def viewer_prefix():
+    if os.environ.get("DISPLAY"):
+        return []
+    xvfb = shutil.which("xvfb-run")
+    if not xvfb:
+        return None
+    return [xvfb, "-a", "-s", "-screen 0 2600x2000x24"]
+
+
+def draw_viewer_pictures(build, out_dir, names=None):
+    viewer = os.path.join(build, "bin", "gemm_viewer")
+    if not os.access(viewer, os.X_OK):
+        print(f"pictures: {viewer} not built (see CMake's message about the viewer's packages)", file=sys.stderr)
+        return SKIP
+    prefix = viewer_prefix()
+    if prefix is None:
+        print("pictures: no display and no xvfb-run (Debian: apt-get install xvfb libgl1-mesa-dri)", file=sys.stderr)
+        return SKIP
+    traced = traced_steps(build)
+    with tempfile.TemporaryDirectory() as scratch:
+        for name, arguments in PICTURES:
+            if names is not None and name not in names:
+                continue
+            step = step_of(arguments)
+            if step and step not in traced:
+                print(f"pictures: skipped {name}: step {step} is not traced in this checkout (steps/traced_steps.hpp)")
+                continue
+            path = os.path.join(out_dir, name)
+            geometry = os.path.join(scratch, name + ".geometry.json")
+            docs = [] if "all" in arguments else ["--docs"]
+            command = prefix + [viewer, "--screenshot", path, "--geometry", geometry,
+                                "--results", os.path.join(ROOT, "docs", "results")] + docs + arguments
+            done = subprocess.run(command, capture_output=True, text=True)
+            if done.returncode != 0:
+                print(f"pictures: {' '.join(command)} exited {done.returncode}: {done.stderr.strip()}", file=sys.stderr)
+                return 1
+            with open(os.path.join(out_dir, name[:-4] + ".json"), "w") as f:
+                json.dump(sidecar(arguments, geometry), f, indent=1, sort_keys=True)
+                f.write("\n")
+            if out_dir == IMAGES:
+                print(f"wrote {os.path.relpath(path, ROOT)}")
+    return 0
+
+
+def draw_diagrams(build, out_dir):
+    tool = os.path.join(build, "bin", "draw_diagrams")
+    if not os.access(tool, os.X_OK):
+        print(f"pictures: {tool} not built: cmake --build {build} --target draw_diagrams", file=sys.stderr)
+        return 1
+    done = subprocess.run([tool, "--out", out_dir], capture_output=True, text=True)
+    if done.returncode != 0:
+        print(f"pictures: {tool} exited {done.returncode}: {done.stderr.strip()}", file=sys.stderr)
+        return 1
+    if out_dir == IMAGES:
+        print(done.stdout, end="")
+    return 0
+
+
+def check(build, only):
+    stale = []
+    with tempfile.TemporaryDirectory() as fresh:
+        if only in (None, "diagrams"):
+            if draw_diagrams(build, fresh) != 0:
+                return 1
+            for name in sorted(os.listdir(fresh)):
+                committed = os.path.join(IMAGES, name)
+                if not os.path.exists(committed) or not filecmp.cmp(committed, os.path.join(fresh, name), shallow=False):
+                    stale.append(name)
+        if only in (None, "viewer"):
+            status = draw_viewer_pictures(build, fresh)
+            if status == SKIP and only == "viewer":
+                return SKIP
+            if status not in (0, SKIP):
+                return 1
+            for name, _ in PICTURES:
+                made = os.path.join(fresh, name[:-4] + ".json")
+                if not os.path.exists(made):
+                    continue  # skipped: its step is not traced here
+                committed = os.path.join(IMAGES, name[:-4] + ".json")
+                if not os.path.exists(os.path.join(IMAGES, name)) or not os.path.exists(committed):
+                    stale.append(name)
+                    continue
+                with open(committed) as a, open(made) as b:
+                    if json.load(a) != json.load(b):
+                        stale.append(name)
+    if stale:
+        print("pictures: stale (the code or the results changed what they show): " + ", ".join(stale) +
+              "\n  regenerate with: tools/pictures.py --build " + os.path.relpath(build, ROOT), file=sys.stderr)
+        return 1
+    print("pictures: every picture is current")
+    return 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--check", action="store_true", help="compare with the committed pictures instead of writing")
+    parser.add_argument("--only", choices=["diagrams", "viewer"], help="only the diagrams or only the viewer's pictures")
+    args = parser.parse_args()
+    build = os.path.abspath(args.build)
+    if args.check:
+        return check(build, args.only)
+    os.makedirs(IMAGES, exist_ok=True)
+    if args.only in (None, "diagrams") and draw_diagrams(build, IMAGES) != 0:
+        return 1
+    if args.only in (None, "viewer"):
+        return draw_viewer_pictures(build, IMAGES)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
