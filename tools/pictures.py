@@ -63,16 +63,13 @@ PICTURES = [
                                   "--colour", "warp", "--size", "1100x1300"]),
     ("viewer-09-access.png", ["--panel", "access", "--step", "09_warptiling", "--shape", "128x128x32",
                               "--iteration", "0", "--instruction", "16"]),
-    # 10: the cp.async pipeline's write of A into its shared tile (step 10 is merged later).
+    # 10: the cp.async pipeline's write of A into its padded transposed tile (step 11 traces the same kernel).
     ("viewer-10-access.png", ["--panel", "access", "--step", "10_cp_async_pipeline", "--shape", "128x256x32",
-                              "--iteration", "0", "--instruction", "1"]),
-    # 11: cp.async of A into the padded transposed tile.
-    ("viewer-11-access.png", ["--panel", "access", "--step", "11_split_k_tail", "--shape", "128x256x32",
                               "--iteration", "0", "--instruction", "1"]),
     # 12: WMMA in TN: a transposed 2-byte store of A.
     ("viewer-12-access-tn.png", ["--panel", "access", "--step", "12_wmma", "--layout", "tn", "--shape", "128x128x32",
                                  "--iteration", "0", "--instruction", "1"]),
-    # 13: the WMMA pipeline's copy of A (step 13 is merged later).
+    # 13: the WMMA pipeline's copy of A.
     ("viewer-13-access.png", ["--panel", "access", "--step", "13_wmma_pipeline", "--shape", "128x128x32",
                               "--iteration", "0", "--instruction", "1"]),
     # 14: ldmatrix.x4.trans of two B fragments from the swizzled tile, the default tile (--defaults:
