@@ -20,6 +20,7 @@
 #include "10_cp_async_pipeline/mapping.hpp"
 #include "11_split_k_tail/mapping.hpp"
 #include "12_wmma/mapping.hpp"
+#include "13_wmma_pipeline/mapping.hpp"
 #include "14_mma_ldmatrix/mapping.hpp"
 #include "15_hopper_wgmma/mapping.hpp"
 #include "trace.hpp"
@@ -139,6 +140,12 @@ inline std::vector<TracedProgram> traced_programs() {
   for (const step12::Config& c : step12::kConfigs) list.back().configs.push_back(params11(c));
   list.back().tensor_core = true;
   list.back().shape_rule = tc_shape_rule;
+  list.push_back({"13_wmma_pipeline", "", "wmma_pipeline_gemm", true,
+                  [](const TraceProblem& p) { return step13::launch_shape(p.shape, step13::config_from(p.params)); },
+                  step13::trace_warp, step13::to_params(step13::kConfigs[0])});
+  for (const step13::Config& c : step13::kConfigs) list.back().configs.push_back(step13::to_params(c));
+  list.back().tensor_core = true;
+  list.back().shape_rule = tc_aligned_rows_rule;
   list.push_back({"14_mma_ldmatrix", "", "mma_pipeline_gemm", true,
                   [](const TraceProblem& p) { return step14::launch_shape(p.shape, step14::config_from(p.params)); },
                   step14::trace_warp, step14::to_params(step14::kConfigs[0])});

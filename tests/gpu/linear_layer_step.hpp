@@ -1,6 +1,6 @@
 // The tensor-core step a linear-layer test runs, in the configuration its program runs by default. Each step's
-// kernels are compiled in a file of their own (linear_layer_12.cu, _12.cu, _13.cu), for the
-// architectures that step is built for, so that the three compile in parallel.
+// kernels are compiled in a file of their own (linear_layer_12.cu, _13.cu, _14.cu, _15.cu), for the
+// architectures that step is built for, so that they compile in parallel.
 #pragma once
 
 #include <functional>
@@ -19,6 +19,7 @@ struct Step {
 };
 
 Step step12();
+Step step13();
 Step step14();
 Step step15();
 
