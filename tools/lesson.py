@@ -28,6 +28,8 @@ BOUND = 385
 NEW_INSTRUCTION_FAMILY = {
     "10": "cp.async arrives: asynchronous copies, and with them a pipeline of shared buffers",
     "12": "tensor cores arrive (the WMMA API): a new kind of kernel, not a change of step 11's",
+    "13": "cp.async reaches the tensor-core kernel and cannot transpose: step 12's copy mapping is replaced "
+          "(tiles kept as stored, transposed operands read as col_major fragments)",
     "14": "mma.sync and ldmatrix replace the WMMA API: fragments and swizzled tiles by hand",
     "15": "Hopper arrives: TMA, mbarriers, wgmma (to be cut into steps 15-18)",
 }
