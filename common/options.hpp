@@ -1,4 +1,4 @@
-// Command-line options shared by every step program (DESIGN.md, "The step program contract").
+// Command-line options shared by every step program (docs/design.md, "The step program contract").
 //
 // Parsing is strict: an unknown option, a missing or non-numeric value, or a size below 1 throws
 // UsageError, whose message is one line that names the problem and the fix. Pure C++ (no CUDA), so

@@ -60,7 +60,8 @@ auto same_kernel_for_every_shape(KernelFor kernel_for) {
 // The default shapes when none are given: 1024, 2048, 4096 square.
 std::vector<GemmShape> default_shapes();
 
-// The whole step program. Returns the exit code (DESIGN.md): 0, 1, 2, 3 or 77.
+// The whole step program. Returns the exit code (docs/design.md, "The step program contract"): 0, 1,
+// 2, 3 or 77.
 int run_step(int argc, char** argv, const StepDescription& step);
 
 }  // namespace gemm
