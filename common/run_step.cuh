@@ -12,22 +12,14 @@
 #include <string>
 #include <vector>
 
+#include "gemm_types.hpp"
 #include "harness.cuh"
 #include "hd.hpp"
 #include "options.hpp"
 
 namespace gemm {
 
-// C = alpha * A * B + beta * C, row-major, A is M x K, B is K x N, C is M x N (leading dimensions
-// K, N, N). With beta == 0, C is not read (BLAS convention: it may hold NaN).
-struct Fp32Problem {
-  GemmShape shape;
-  float alpha = 1, beta = 0;
-  const float* a = nullptr;
-  const float* b = nullptr;
-  float* c = nullptr;
-};
-
+// The problem a launch receives, Fp32Problem, is in gemm_types.hpp.
 struct StepDescription {
   std::string name;    // the folder name, e.g. "01_naive"
   std::string title;   // one line: what this stage changes
