@@ -3,6 +3,7 @@
 // each shape: makes seeded inputs, runs one checked launch (C poisoned with NaN when beta == 0,
 // guard zones around C), compares with a reference (CPU fp64 for small problems, cuBLAS fp32
 // otherwise), times the step and cuBLAS SGEMM the same way, prints a row, and writes --json.
+// run_step and run_tc_step are one runner (step_runner.cuh) with what differs for their types.
 #pragma once
 
 #include <cuda_runtime.h>

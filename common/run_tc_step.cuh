@@ -3,7 +3,8 @@
 // stored in the chosen layout, one checked launch (C poisoned with NaN when beta == 0, guard zones
 // around C), a reference on the same rounded inputs (CPU fp64 for small problems, cuBLAS with f32
 // output otherwise), then the step and cublasGemmEx with the same input type, output type and
-// layout timed the same way.
+// layout timed the same way. The runner is run_step's (step_runner.cuh), with what differs for these
+// types (run_tc_step.cu).
 #pragma once
 
 #include <cublas_v2.h>
