@@ -1,5 +1,5 @@
-// The access model (DESIGN.md, "The access model"): what the memory system does with one warp-level
-// memory instruction, given its 32 lane addresses.
+// The access model (docs/access-model.md; its place: docs/design.md, "The access model"): what the
+// memory system does with one warp-level memory instruction, given its 32 lane addresses.
 //
 // Global memory: the L1 serves a warp's access in 32-byte sectors of 128-byte lines. `sectors` is
 // the number of distinct sectors the active lanes touch (what Nsight Compute counts as

@@ -3,8 +3,9 @@
 #pragma once
 
 #include <cublas_v2.h>
+#include <cuda_runtime.h>
 
-#include "run_step.cuh"
+#include "gemm_types.hpp"
 
 namespace gemm {
 
@@ -35,5 +36,9 @@ void cublas_sgemm(cublasHandle_t handle, const Fp32Problem& problem);
 constexpr const char* kCublasTf32Label = "cublasGemmEx (fp32 in and out, CUBLAS_COMPUTE_32F_FAST_TF32)";
 constexpr int kTf32MinCc = 80;
 void cublas_tf32_gemm(cublasHandle_t handle, const Fp32Problem& problem);
+
+// cublasGemmEx on a tensor-core problem's inputs, layout and input type, f32 compute, writing C of
+// `c_type` to `c` (row-major, through cuBLAS's column-major view).
+void cublas_gemm_ex(cublasHandle_t handle, const TcProblem& problem, OutputType c_type, void* c);
 
 }  // namespace gemm

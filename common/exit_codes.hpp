@@ -1,4 +1,4 @@
-// The exit codes every step program uses (DESIGN.md, "The step program contract").
+// The exit codes every step program uses (docs/design.md, "The step program contract").
 #pragma once
 
 namespace gemm {

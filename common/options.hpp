@@ -1,4 +1,4 @@
-// Command-line options shared by every step program (DESIGN.md, "The step program contract").
+// Command-line options shared by every step program (docs/design.md, "The step program contract").
 //
 // Parsing is strict: an unknown option, a missing or non-numeric value, or a size below 1 throws
 // UsageError, whose message is one line that names the problem and the fix. Pure C++ (no CUDA), so
@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "gemm_types.hpp"
 #include "hd.hpp"
 
 namespace gemm {
@@ -33,25 +34,6 @@ struct OptionSet {
   std::vector<std::string> variants;   // --variant NAME (the bank demos); empty: not taken
   bool gemm_shapes = true;             // --size, --m/--n/--k, --shapes, --sweep, --alpha, --beta
 };
-
-enum class Layout { nn, nt, tn };
-enum class InputType { f32, f16, bf16 };
-enum class OutputType { f32, f16 };
-
-const char* to_string(Layout layout);
-const char* to_string(InputType type);
-const char* to_string(OutputType type);
-
-// The shapes the tensor-core steps take: "" or the rule a shape breaks (K a multiple of 8).
-std::string tc_shape_rule(const GemmShape& shape, Layout layout);
-// The stricter rule of steps that copy whole 16-byte chunks of the stored rows (cp.async, TMA): K
-// a multiple of 8 and every stored row (leading dimension) a multiple of 8 elements, so that each
-// row starts on 16 bytes. Which of M and N are stored row lengths depends on the layout: N for B in
-// NN and TN, M for A in TN; in NT neither, so any M and N.
-std::string tc_aligned_rows_rule(const GemmShape& shape, Layout layout);
-
-// A step's tunables by name (--param KEY=VALUE), every declared one present.
-using Params = std::map<std::string, int>;
 
 struct Options {
   std::vector<GemmShape> shapes;  // empty: the step's default set

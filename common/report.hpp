@@ -1,4 +1,4 @@
-// The table every step prints: one row per shape (DESIGN.md, "The step program contract").
+// The table every step prints: one row per shape (docs/design.md, "The step program contract").
 #pragma once
 
 #include <string>

@@ -1,4 +1,4 @@
-// Results files (DESIGN.md, "Results files"): what a run measured, per step and shape.
+// Results files (docs/design.md, "Results files"): what a run measured, per step and shape.
 //
 // A step writes one file with --json; tools/bench_all.py merges the files of one GPU into
 // docs/results/<gpu>.json. The viewer and the docs tables read these files; nothing else holds a

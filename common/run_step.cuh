@@ -3,6 +3,7 @@
 // each shape: makes seeded inputs, runs one checked launch (C poisoned with NaN when beta == 0,
 // guard zones around C), compares with a reference (CPU fp64 for small problems, cuBLAS fp32
 // otherwise), times the step and cuBLAS SGEMM the same way, prints a row, and writes --json.
+// run_step and run_tc_step are one runner (step_runner.cuh) with what differs for their types.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -12,22 +13,14 @@
 #include <string>
 #include <vector>
 
+#include "gemm_types.hpp"
 #include "harness.cuh"
 #include "hd.hpp"
 #include "options.hpp"
 
 namespace gemm {
 
-// C = alpha * A * B + beta * C, row-major, A is M x K, B is K x N, C is M x N (leading dimensions
-// K, N, N). With beta == 0, C is not read (BLAS convention: it may hold NaN).
-struct Fp32Problem {
-  GemmShape shape;
-  float alpha = 1, beta = 0;
-  const float* a = nullptr;
-  const float* b = nullptr;
-  float* c = nullptr;
-};
-
+// The problem a launch receives, Fp32Problem, is in gemm_types.hpp.
 struct StepDescription {
   std::string name;    // the folder name, e.g. "01_naive"
   std::string title;   // one line: what this stage changes
@@ -60,7 +53,8 @@ auto same_kernel_for_every_shape(KernelFor kernel_for) {
 // The default shapes when none are given: 1024, 2048, 4096 square.
 std::vector<GemmShape> default_shapes();
 
-// The whole step program. Returns the exit code (DESIGN.md): 0, 1, 2, 3 or 77.
+// The whole step program. Returns the exit code (docs/design.md, "The step program contract"): 0, 1,
+// 2, 3 or 77.
 int run_step(int argc, char** argv, const StepDescription& step);
 
 }  // namespace gemm

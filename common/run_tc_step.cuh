@@ -3,7 +3,8 @@
 // stored in the chosen layout, one checked launch (C poisoned with NaN when beta == 0, guard zones
 // around C), a reference on the same rounded inputs (CPU fp64 for small problems, cuBLAS with f32
 // output otherwise), then the step and cublasGemmEx with the same input type, output type and
-// layout timed the same way.
+// layout timed the same way. The runner is run_step's (step_runner.cuh), with what differs for these
+// types (run_tc_step.cu).
 #pragma once
 
 #include <cublas_v2.h>
@@ -14,26 +15,15 @@
 #include <string>
 #include <vector>
 
+#include "cublas_ref.cuh"
+#include "gemm_types.hpp"
 #include "hd.hpp"
 #include "options.hpp"
 #include "run_step.cuh"
 
 namespace gemm {
 
-// C = alpha * A * B + beta * C, row-major. Layout nn: A is M x K, B is K x N; nt: B is stored N x K
-// (B transposed); tn: A is stored K x M. C is M x N of the output type. Leading dimensions are the
-// stored row lengths (K or M for A, N or K for B, N for C).
-struct TcProblem {
-  GemmShape shape;
-  float alpha = 1, beta = 0;
-  Layout layout = Layout::nn;
-  InputType dtype = InputType::f16;
-  OutputType out = OutputType::f32;
-  const void* a = nullptr;
-  const void* b = nullptr;
-  void* c = nullptr;
-};
-
+// The problem a launch receives, TcProblem, is in gemm_types.hpp.
 struct TcStepDescription {
   std::string name, title;
   int min_cc = 75;
@@ -63,9 +53,5 @@ int run_tc_step(int argc, char** argv, const TcStepDescription& step);
 // A float rounded to f16 or bf16 (its 16 bits), and back.
 std::uint16_t to_16bit(float value, InputType type);
 float from_16bit(std::uint16_t bits, InputType type);
-
-// cublasGemmEx on a problem's inputs, layout and input type, f32 compute, writing C of `c_type`
-// to `c` (row-major, through cuBLAS's column-major view).
-void cublas_gemm_ex(cublasHandle_t handle, const TcProblem& problem, OutputType c_type, void* c);
 
 }  // namespace gemm

@@ -10,8 +10,8 @@
 #include <string>
 
 #include "access_model.hpp"
+#include "gemm_types.hpp"
 #include "hd.hpp"
-#include "options.hpp"
 
 namespace gemm {
 

@@ -4,7 +4,8 @@
 //  - relative Frobenius error ||C - R||_F / ||R||_F: the accumulated rounding over the whole matrix;
 //  - max error max|C - R| / rms(R): a single wrong, unwritten or NaN element, which the Frobenius
 //    measure dilutes by sqrt(M*N), stands out here at about 1.
-// A NaN or Inf anywhere in C fails. The thresholds are documented in docs/verification.md.
+// A NaN or Inf anywhere in C fails. The thresholds are documented in docs/measuring.md,
+// "Verification".
 #pragma once
 
 #include <cstddef>

@@ -19,8 +19,8 @@
 #include <string>
 
 #include "dispatch.hpp"
+#include "gemm_types.hpp"
 #include "hd.hpp"
-#include "options.hpp"
 #include "trace.hpp"
 
 namespace step14 {

@@ -21,8 +21,8 @@
 #include <string>
 
 #include "dispatch.hpp"
+#include "gemm_types.hpp"
 #include "hd.hpp"
-#include "options.hpp"
 #include "trace.hpp"
 
 namespace step15 {
