@@ -34,7 +34,7 @@ struct StepDescription {
   std::function<void(const Fp32Problem&, const Params&, cudaStream_t)> launch;
   // The kernel this shape launches with these params (a __global__ function's address), for its
   // resource report: registers, local memory, shared memory, blocks per SM. A step that compiles
-  // instances for kinds of shape (step 11: B and C rows aligned or not) returns the shape's.
+  // instances for kinds of shape (steps 10 and 11: B and C rows aligned or not) returns the shape's.
   // Optional.
   std::function<const void*(const GemmShape&, const Params&)> kernel;
   // Optional: the tunables a shape runs with when the command line sets none (--param fixes them
