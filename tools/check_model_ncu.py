@@ -78,7 +78,11 @@ COUNTERS_NOT_HELD = {
 }
 # Programs profiled and recorded but not held to the rule, each with the reason (an open item, not a
 # pass): the file keeps their measured and predicted counters side by side.
-NOT_HELD = {}
+NOT_HELD = {
+    "13_wmma_pipeline": "open: the profiler counts more global sectors (about a fifth more at 128^3) and shared-store "
+                        "wavefronts for its cp.async copies into padded tiles than the trace predicts, where step 14's "
+                        "copies into swizzled tiles agree exactly; not yet explained (docs/13-wmma-pipeline.md)",
+}
 
 
 def find_ncu():
