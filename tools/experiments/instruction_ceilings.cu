@@ -13,7 +13,7 @@
 // Each is launched 20 times (short runs, like a 4096^3 GEMM) and then 400 times back to back (long
 // enough for the card to reach its power limit); the clock is read inside the last launch. On an
 // sm_90 GPU, from the repository root:
-//   nvcc -O3 -arch=sm_90a -std=c++17 -I steps/15_hopper_wgmma -I common \
+//   nvcc -O3 -arch=sm_90a -std=c++17 -I steps/15_hopper_wgmma -I common/device -I common/host \
 //     tools/experiments/instruction_ceilings.cu -o instruction_ceilings && ./instruction_ceilings
 #include <cuda_bf16.h>
 

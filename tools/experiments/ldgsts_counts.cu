@@ -1,7 +1,7 @@
 // Experiment behind docs/access-model.md, "cp.async": what Nsight Compute counts for one warp-level
 // cp.async (SASS LDGSTS) with known lane addresses, so that the access model prices the copies of
 // steps 10, 11, 13 and 14 by a measured rule. Each launch is one warp issuing one cp.async of a pattern in
-// common/ldgsts_patterns.hpp (a width, .ca or .cg, where the lanes read, where they write, which lanes
+// common/host/ldgsts_patterns.hpp (a width, .ca or .cg, where the lanes read, where they write, which lanes
 // read); the program prints the launches in order, and the profiler reports them in the same order.
 // tests/host/test_access_model.cpp holds what an H100 measured, as the model's expected values.
 // On a GPU, from the repository root:
@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <cstdio>
 
-#include "../../common/ldgsts_patterns.hpp"
+#include "../../common/host/ldgsts_patterns.hpp"
 
 namespace {
 

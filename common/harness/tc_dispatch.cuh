@@ -12,7 +12,7 @@
 
 #include "cuda_check.cuh"
 #include "dispatch.hpp"
-#include "options.hpp"
+#include "gemm_types.hpp"
 
 namespace gemm {
 
