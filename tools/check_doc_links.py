@@ -2,7 +2,7 @@
 """Checks that the docs point at things that exist: every relative link and image in README.md and
 docs/*.md resolves to a file or folder of the checkout, every #anchor to a heading of the page it
 names (GitHub's heading ids), every path of the checkout named in backticks (`steps/09_warptiling/
-mapping.hpp`, `common/trace.hpp`, `tools/pictures.py`) exists, and every picture in docs/images/ is
+mapping.hpp`, `common/host/trace.hpp`, `tools/pictures.py`) exists, and every picture in docs/images/ is
 shown by some page (a sidecar NAME.json belongs to NAME.png).
 
     tools/check_doc_links.py            exit 0 when all resolve, 1 with a line per broken one

@@ -17,7 +17,7 @@ __global__ void bank_demo_kernel(int* __restrict__ out) {
   constexpr demo::TileShape tile_shape = kTile;  // a device-side copy of the host constant
   static_assert(demo::orders_share_one_array(v), "a column-major variant stores and loads column-major");
   const int tx = threadIdx.x, ty = threadIdx.y;
-  // The cells this thread stores to and loads from (mapping: common/bank_demo.hpp).
+  // The cells this thread stores to and loads from (mapping: common/host/bank_demo.hpp).
   const demo::Cell store = demo::cell(tile_shape, v.store, tx, ty);
   const demo::Cell load = demo::cell(tile_shape, v.load, tx, ty);
   const int store_word = demo::word_index(tile_shape, v, store);  // also the value's identity

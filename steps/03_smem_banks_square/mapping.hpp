@@ -1,6 +1,6 @@
 // Step 03, shared-memory banks with a square tile: 32 x 32 ints, a block of 32 x 32 threads.
 //
-// The index math is common/bank_demo.hpp (one definition for steps 03 and 04, the kernels, the
+// The index math is common/host/bank_demo.hpp (one definition for steps 03 and 04, the kernels, the
 // traces and the viewer); this file chooses the tile and the variants.
 #pragma once
 

@@ -5,7 +5,7 @@
 // 32 words apart, and the two half-warps read two neighbouring columns. With no padding each half
 // lands in one bank (16-way conflict); one word of padding spreads the column over 16 banks but the
 // two halves now overlap (2-way); two words put one half on even banks and the other on odd banks.
-// The index math is common/bank_demo.hpp; this file chooses the tile and the variants.
+// The index math is common/host/bank_demo.hpp; this file chooses the tile and the variants.
 #pragma once
 
 #include "bank_demo.hpp"
