@@ -19,6 +19,10 @@ CODE_SPAN = re.compile(r"`([^`\n]+)`")
 CHECKOUT_PATH = re.compile(r"^(?:steps|common|tools|tests|viewer|docs|cmake)/[\w.\-/]*$")
 
 
+# NN, the step number in a pattern such as steps/NN_name/ or test_mapping_NN.cpp.
+PLACEHOLDER = re.compile(r"(^|[/_.-])NN([/_.-]|$)")
+
+
 def pages():
     found = [os.path.join(ROOT, "README.md")]
     docs = os.path.join(ROOT, "docs")
@@ -85,6 +89,8 @@ def check_page(page, used_images):
         for match in CODE_SPAN.finditer(line):
             text = match.group(1).strip()
             if not CHECKOUT_PATH.match(text):
+                continue
+            if PLACEHOLDER.search(text):  # a pattern a contributor fills in (steps/NN_name/), not a path
                 continue
             if not os.path.exists(os.path.join(ROOT, text.rstrip("/"))):
                 problems.append(f"{shown}:{number}: `{text}` does not exist in the checkout")
