@@ -17,8 +17,22 @@ endfunction()
 # 16-byte chunks of the stored rows (cp.async, TMA) and so refuses rows that do not start on 16
 # bytes: its tests use shapes whose stored rows are multiples of 8 in NN and TN.
 # CUDA_ARCHITECTURES overrides the build's list for this step (step 15: 90a).
+# MIN_ARCH leaves out the build's architectures below it (cp.async and mma.sync steps: 80), since
+# the program refuses those GPUs before any launch (exit 77); with none left it builds for MIN_ARCH.
 function(gemm_add_step name)
-  cmake_parse_arguments(STEP "DEMO;TENSOR_CORE;ALIGNED_ROWS" "" "SOURCES;CUDA_ARCHITECTURES" ${ARGN})
+  cmake_parse_arguments(STEP "DEMO;TENSOR_CORE;ALIGNED_ROWS" "MIN_ARCH" "SOURCES;CUDA_ARCHITECTURES" ${ARGN})
+  if(STEP_MIN_ARCH AND NOT STEP_CUDA_ARCHITECTURES)
+    set(STEP_CUDA_ARCHITECTURES "")
+    foreach(_arch IN LISTS CMAKE_CUDA_ARCHITECTURES)
+      string(REGEX MATCH "^[0-9]+" _number "${_arch}")
+      if(_number AND _number GREATER_EQUAL STEP_MIN_ARCH)
+        list(APPEND STEP_CUDA_ARCHITECTURES ${_arch})
+      endif()
+    endforeach()
+    if(NOT STEP_CUDA_ARCHITECTURES)
+      set(STEP_CUDA_ARCHITECTURES ${STEP_MIN_ARCH})
+    endif()
+  endif()
   if(NOT STEP_SOURCES)
     set(STEP_SOURCES main.cu)
   endif()
