@@ -333,16 +333,6 @@ int find_program(const std::vector<TracedProgram>& programs, const std::string& 
 
 std::string operand_name(Operand operand) { return to_string(operand); }
 
-std::string instruction_text(const TraceInstruction& i) {
-  std::ostringstream out;
-  out << i.label << ", " << i.access.width << " B";
-  return out.str();
-}
-
-std::string iteration_text(const TracedProgram& program, int iteration) {
-  return program.iteration_unit + " " + std::to_string(iteration);
-}
-
 ImU32 im(Rgba c) { return ImU32(c); }
 
 // A width laid out for the 13-pixel font, at the font's size (--font-scale).
