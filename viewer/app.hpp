@@ -2,8 +2,7 @@
 // results files, and the record of the frame drawn (for the geometry file of --screenshot).
 #pragma once
 
-#include <glad/gl.h>
-// glad first: it provides the GL declarations GLFW and the backends would otherwise include.
+#include <glad/gl.h>  // the textures' OpenGL calls; glad before any other GL header
 #include <imgui.h>
 
 #include <array>

@@ -1,6 +1,7 @@
 // The performance panel: one results file's runs as bars at one shape and as lines over the square
 // sizes, against cuBLAS and the fp32 peak (the model's PerformanceView says what); and running the
 // selected step on this machine's GPU.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
