@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdarg>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -27,6 +29,15 @@ Rgba hsv(double hue, double saturation, double value) {
     default: break;
   }
   return rgba(int(std::lround(r * 255)), int(std::lround(g * 255)), int(std::lround(b * 255)));
+}
+// printf into a std::string (the texts the panels write, with their numbers' formats).
+[[gnu::format(printf, 1, 2)]] std::string format(const char* pattern, ...) {
+  char buffer[512];
+  va_list args;
+  va_start(args, pattern);
+  std::vsnprintf(buffer, sizeof(buffer), pattern, args);
+  va_end(args);
+  return buffer;
 }
 }  // namespace
 
@@ -57,7 +68,49 @@ std::string program_label(const TracedProgram& program) {
   return program.variant.empty() ? program.step : program.step + " / " + program.variant;
 }
 
+std::string shape_text(const GemmShape& shape) {
+  return std::to_string(shape.m) + "x" + std::to_string(shape.n) + "x" + std::to_string(shape.k);
+}
+
+GemmShape rounded_up_to_8(const GemmShape& shape) {
+  const auto up = [](int v) { return (v + 7) / 8 * 8; };
+  return {up(shape.m), up(shape.n), up(shape.k)};
+}
+
+std::string params_text(const std::map<std::string, int>& params) {
+  std::string text;
+  for (const auto& [key, value] : params) text += key + "=" + std::to_string(value) + " ";
+  return text;
+}
+
+std::string problem_text(const TracedProgram& program, const TraceProblem& problem) {
+  std::string params;
+  for (const auto& [key, value] : problem.params) params += (params.empty() ? "; " : " ") + key + "=" + std::to_string(value);
+  return program_label(program) + ", " + std::to_string(problem.shape.m) + " x " + std::to_string(problem.shape.n) +
+         " x " + std::to_string(problem.shape.k) + (program.tensor_core ? std::string(", ") + to_string(problem.layout) : "") +
+         params;
+}
+
 // ---- Thread map ---------------------------------------------------------------------------------
+
+const char* to_string(ColourBy by) {
+  switch (by) {
+    case ColourBy::block: return "block";
+    case ColourBy::warp: return "warp";
+    case ColourBy::thread: return "thread";
+  }
+  return "thread";
+}
+
+ColourBy colour_by_named(const std::string& name) {
+  return name == "block" ? ColourBy::block : name == "warp" ? ColourBy::warp : ColourBy::thread;
+}
+
+std::uint32_t Owner::key() const { return std::uint32_t(block) << 10 | std::uint32_t(thread); }
+
+bool Owner::in_warp(const Dim3& b, int w) const {
+  return block >= 0 && warp == w && block_coord.x == b.x && block_coord.y == b.y && block_coord.z == b.z;
+}
 
 Owner OwnerMap::at(int row, int col) const {
   Owner owner;
@@ -93,6 +146,65 @@ bool writes_result(const TraceInstruction& i) {
 
 bool OwnerMap::any_owned() const {
   return std::any_of(packed.begin(), packed.end(), [](std::uint32_t p) { return p != kNone; });
+}
+
+std::vector<Rgba> OwnerMap::pixels(ColourBy by) const {
+  std::vector<Rgba> out(size_t(rows) * size_t(cols));
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c) out[size_t(r) * size_t(cols) + size_t(c)] = colour(r, c, by);
+  return out;
+}
+
+std::uint64_t OwnerMap::digest() const {
+  std::uint64_t hash = 1469598103934665603ull;
+  for (const std::uint32_t key : packed) hash = (hash ^ key) * 1099511628211ull;
+  return hash;
+}
+
+std::string thread_map_title(const TracedProgram& program, const OwnerMap& map) {
+  return std::string("Thread map: ") + (program.takes_shape ? "C" : "the output") + " of " + program_label(program) +
+         ", " + std::to_string(map.rows) + " x " + std::to_string(map.cols);
+}
+
+std::string launch_text(const LaunchShape& l) {
+  return format("grid %d x %d x %d blocks of %d x %d x %d threads", l.grid.x, l.grid.y, l.grid.z, l.block.x, l.block.y,
+                l.block.z);
+}
+
+std::string no_owner_text(const TracedProgram& program) {
+  return "No thread stores an element here" + (program.c_writer.empty() ? "" : ": " + program.c_writer) + ".";
+}
+
+MapWindow map_window(const OwnerMap& map, float area_w, float area_h, float zoom, float& pan_row, float& pan_col) {
+  MapWindow window;
+  window.cell = zoom;
+  if (window.cell <= 0) {
+    const float fit = std::min(area_w / float(map.cols), area_h / float(map.rows));
+    window.cell = fit >= 1 ? std::floor(fit) : fit;
+  }
+  window.cols = std::min(map.cols, int(area_w / window.cell));
+  window.rows = std::min(map.rows, int(area_h / window.cell));
+  pan_col = std::clamp(pan_col, 0.0f, float(map.cols - window.cols));
+  pan_row = std::clamp(pan_row, 0.0f, float(map.rows - window.rows));
+  window.col0 = int(pan_col), window.row0 = int(pan_row);
+  return window;
+}
+
+ThreadElements elements_of(const OwnerMap& map, std::uint32_t key, size_t most) {
+  ThreadElements out;
+  for (int r = 0; r < map.rows; ++r)
+    for (int c = 0; c < map.cols; ++c)
+      if (map.packed[size_t(r) * size_t(map.cols) + size_t(c)] == key) {
+        if (out.first.size() < most) out.first.push_back({r, c});
+        ++out.count;
+      }
+  return out;
+}
+
+std::string owned_text(const ThreadElements& elements) {
+  std::string text = "owns " + std::to_string(elements.count) + (elements.count == 1 ? " element:" : " elements:");
+  for (const auto& [r, c] : elements.first) text += " (" + std::to_string(r) + "," + std::to_string(c) + ")";
+  return text + (elements.count > (long long)elements.first.size() ? " ..." : "");
 }
 
 int first_traced_warp(const TracedProgram& program, const TraceProblem& given, const Dim3& block) {
@@ -279,6 +391,88 @@ AccessTotals launch_totals(const TracedProgram& program, const TraceProblem& pro
   return predict(program, problem);
 }
 
+// ---- What the access panel writes ---------------------------------------------------------------
+
+std::string iteration_text(const TracedProgram& program, int iteration) {
+  return program.iteration_unit + " " + std::to_string(iteration);
+}
+
+std::string instruction_text(const TraceInstruction& instruction) {
+  return std::string(instruction.label) + ", " + std::to_string(instruction.access.width) + " B";
+}
+
+std::string instruction_row_text(const TracedProgram& program, int iteration, const TraceInstruction& instruction) {
+  const InstructionCost cost = instruction_cost(instruction);
+  return iteration_text(program, iteration) + ": " + instruction_text(instruction) + "   " +
+         (cost.shared ? std::to_string(cost.shared_cost.wavefronts) + " wavefronts (ideal " +
+                            std::to_string(cost.shared_cost.ideal_wavefronts) + ")"
+                      : std::to_string(cost.global.sectors) + " sectors (ideal " + std::to_string(cost.global.ideal_sectors) + ")");
+}
+
+std::string cost_text(const InstructionCost& cost) {
+  if (cost.shared)
+    return format("this instruction: %d wavefronts, ideal %d, worst conflict %d-way", cost.shared_cost.wavefronts,
+                  cost.shared_cost.ideal_wavefronts, cost.shared_cost.max_conflict);
+  return format("this instruction: %d request, %d sectors (ideal %d), %d lines", cost.global.requests, cost.global.sectors,
+                cost.global.ideal_sectors, cost.global.lines);
+}
+
+std::string cp_async_note(const TraceInstruction& instruction) {
+  if (!instruction.access.async_copy) return "";
+  const bool shared = instruction.access.space == Space::shared;
+  if (shared && !instruction.access.bypasses_l1)
+    return "cp.async through the L1: conflicts among the sources' L1 banks add to the wavefronts the writes below need "
+           "(docs/access-model.md, \"cp.async\")";
+  if (!shared && instruction.access.bypasses_l1)
+    return "cp.async around the L1: the profiler counts its sectors by pairs of neighbouring lanes, the lines each "
+           "pair reads (docs/access-model.md, \"cp.async\")";
+  return "";
+}
+
+std::vector<std::string> totals_text(const AccessTotals& t) {
+  return {"whole launch (the model; Nsight Compute's counters):",
+          format("  global: %lld load sectors, %lld store sectors", t.global_load_sectors, t.global_store_sectors),
+          format("  shared: %lld load wavefronts, %lld store wavefronts", t.shared_load_wavefronts, t.shared_store_wavefronts),
+          format("  shared instructions: %lld loads, %lld stores", t.shared_load_requests, t.shared_store_requests)};
+}
+
+std::string quiet_warp_text(const TracedProgram& program) {
+  return "This warp issues no memory instructions: it lies past the edge of the problem, or its work is another unit's" +
+         (program.quiet_warps.empty() ? "" : " (" + program.quiet_warps + ")") + ". Pick another in the thread map.";
+}
+
+OperandWindow operand_window(const OperandGrid& grid, const std::vector<Touch>& touched) {
+  int r0 = grid.rows, r1 = -1, c0 = grid.cols, c1 = -1;
+  for (const Touch& t : touched) r0 = std::min(r0, t.row), r1 = std::max(r1, t.row), c0 = std::min(c0, t.col), c1 = std::max(c1, t.col);
+  if (r1 < 0) r0 = c0 = 0, r1 = c1 = 0;
+  constexpr int kWindow = 64;
+  const int rows = std::min(grid.rows, std::max(r1 - r0 + 1, std::min(grid.rows, 8)));
+  const int cols = std::min(grid.cols, std::max(c1 - c0 + 1, std::min(grid.cols, 32)));
+  OperandWindow window;
+  window.rows = std::min(rows, kWindow), window.cols = std::min(cols, kWindow);
+  window.row0 = std::clamp(r0 - (window.rows - std::min(window.rows, r1 - r0 + 1)) / 2, 0, grid.rows - window.rows);
+  window.col0 = grid.banked ? 0 : std::clamp(c0 - (window.cols - std::min(window.cols, c1 - c0 + 1)) / 2, 0, grid.cols - window.cols);
+  return window;
+}
+
+std::vector<Rgba> OperandWindow::pixels(const std::vector<Touch>& touched) const {
+  std::vector<Rgba> out(size_t(rows) * size_t(cols), kUntouched);
+  for (const Touch& t : touched)
+    if (t.row >= row0 && t.row < row0 + rows && t.col >= col0 && t.col < col0 + cols)
+      out[size_t(t.row - row0) * size_t(cols) + size_t(t.col - col0)] = lane_colour(t.lane);
+  return out;
+}
+
+std::string operand_caption(const TraceInstruction& instruction, const OperandGrid& grid, const OperandWindow& window) {
+  return format("%s%s (%d x %d%s), rows %d-%d, columns %d-%d", instruction.access.space == Space::shared ? "" : "global ",
+                to_string(instruction.operand), grid.rows, grid.cols, grid.banked ? ", one column per bank" : "",
+                window.row0, window.row0 + window.rows - 1, window.col0, window.col0 + window.cols - 1);
+}
+
+Boundary boundary_at(long long index) {
+  return index % 32 == 0 ? Boundary::line : index % 8 == 0 ? Boundary::sector : Boundary::none;
+}
+
 // ---- Results files ------------------------------------------------------------------------------
 
 std::string ResultRun::types_label() const {
@@ -360,6 +554,90 @@ std::vector<std::string> results_files_in(const std::string& folder) {
   }
   std::sort(out.begin(), out.end());
   return out;
+}
+
+std::string results_name(const ResultsFile& file) {
+  const std::string name = std::filesystem::path(file.path).filename().string();
+  return file.ok() ? file.gpu + "  (" + name + ")" : name + " (unusable)";
+}
+
+// ---- What the performance panel plots -------------------------------------------------------------
+
+std::string tflops_text(double gflops) { return format("%.1f TFLOPS", gflops / 1000.0); }
+
+std::string shape_text(const MeasuredShape& shape) {
+  return std::to_string(shape[0]) + "x" + std::to_string(shape[1]) + "x" + std::to_string(shape[2]);
+}
+
+namespace {
+bool measured_at(const ResultPoint& p, const MeasuredShape& shape) {
+  return p.m == shape[0] && p.n == shape[1] && p.k == shape[2];
+}
+bool square(const MeasuredShape& s) { return s[0] == s[1] && s[1] == s[2]; }
+}  // namespace
+
+PerformanceView performance_view(const ResultsFile& file, bool tensor_core, int shape) {
+  PerformanceView view;
+  for (const auto& run : file.runs)
+    if (run.tensor_core() == tensor_core) view.runs.push_back(&run);
+  for (const ResultRun* run : view.runs)
+    for (const auto& p : run->points)
+      if (std::find(view.shapes.begin(), view.shapes.end(), MeasuredShape{p.m, p.n, p.k}) == view.shapes.end())
+        view.shapes.push_back({p.m, p.n, p.k});
+  std::sort(view.shapes.begin(), view.shapes.end(), [](const MeasuredShape& a, const MeasuredShape& b) {
+    return square(a) != square(b) ? square(a) : a < b;
+  });
+  if (view.shapes.empty()) return view;
+  view.shape = shape;
+  if (shape < 0 || shape >= int(view.shapes.size())) {
+    view.shape = 0;
+    for (size_t i = 0; i < view.shapes.size(); ++i)
+      if (view.shapes[i] == MeasuredShape{4096, 4096, 4096}) view.shape = int(i);
+  }
+  view.peak = tensor_core ? 0.0 : file.fp32_peak_gflops();
+  const MeasuredShape& at = view.shapes[size_t(view.shape)];
+  for (size_t r = 0; r < view.runs.size(); ++r)
+    for (const auto& p : view.runs[r]->points)
+      if (measured_at(p, at)) {
+        view.tf32 = std::max(view.tf32, p.tf32_gflops);
+        view.bars.push_back({r, &p});
+        view.bar_cublas = std::max(view.bar_cublas, p.cublas_gflops);
+      }
+  view.bar_top = std::max({view.peak, view.bar_cublas, 1.0}) * 1.05;
+  for (const auto& s : view.shapes)
+    if (square(s)) view.sizes.push_back(s[0]);
+  std::sort(view.sizes.begin(), view.sizes.end());
+  view.line_top = std::max(view.peak, 1.0);
+  for (const ResultRun* run : view.runs)
+    for (const auto& p : run->points) view.line_top = std::max({view.line_top, p.gflops, p.cublas_gflops});
+  view.line_top *= 1.05;
+  for (const ResultRun* run : view.runs) {
+    view.lines.emplace_back();
+    for (size_t i = 0; i < view.sizes.size(); ++i)
+      for (const auto& p : run->points)
+        if (measured_at(p, {view.sizes[i], view.sizes[i], view.sizes[i]})) view.lines.back().push_back({i, &p});
+  }
+  return view;
+}
+
+std::string short_name(const ResultRun& run) { return run.step.substr(0, 2); }
+
+std::string legend_text(const ResultRun& run) { return short_name(run) + " " + run.types_label(); }
+
+std::vector<std::string> bar_tooltip(const ResultRun& run, const ResultPoint& point, const MeasuredShape& shape) {
+  std::vector<std::string> lines = {
+      run.label() + " at " + shape_text(shape),
+      format("%.1f GFLOPS (%.3f ms), cuBLAS %.1f GFLOPS: %.1f%%", point.gflops, point.median_ms, point.cublas_gflops,
+             100 * point.gflops / std::max(1.0, point.cublas_gflops))};
+  if (point.tf32_gflops > 0)
+    lines.push_back(format("cuBLAS in TF32 on the tensor cores (a reference, not fp32): %.1f GFLOPS", point.tf32_gflops));
+  lines.push_back("commit " + run.commit.substr(0, 10) + ", " + run.date);
+  return lines;
+}
+
+std::string line_point_text(const ResultRun& run, int size, const ResultPoint& point) {
+  return run.label() + " at " + std::to_string(size) + "^3: " + std::to_string(int(point.gflops)) + " GFLOPS, cuBLAS " +
+         std::to_string(int(point.cublas_gflops));
 }
 
 }  // namespace gemm::viewer

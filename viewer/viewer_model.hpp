@@ -5,7 +5,9 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "traced_steps.hpp"
@@ -35,16 +37,29 @@ struct Selection {
 TraceProblem with_defaults(const TracedProgram& program, const TraceProblem& problem);
 // "05_smem_tiling" or "03_smem_banks_square / row_col".
 std::string program_label(const TracedProgram& program);
+// "64x64x32".
+std::string shape_text(const GemmShape& shape);
+// M, N and K rounded up to multiples of 8 (a tensor-core step's shape rule).
+GemmShape rounded_up_to_8(const GemmShape& shape);
+// "BM=64 BN=64 " (each tunable followed by a space), as the top bar lists a configuration.
+std::string params_text(const std::map<std::string, int>& params);
+// "05_smem_tiling, 64 x 64 x 64; BM=64 BN=64" (a tensor-core step adds its layout): what a docs
+// picture shows in place of the top bar.
+std::string problem_text(const TracedProgram& program, const TraceProblem& problem);
 
 // ---- Thread map: who computes each element of C (the demos: of their output) -------------------
 // Built from the traces: the lane whose store writes an element owns it. The stores do not depend
 // on K, so the map is traced with a short K of the same residue mod 16 (which keeps each step's
 // 16-byte-path decisions).
 enum class ColourBy { block, warp, thread };
+const char* to_string(ColourBy by);                // "block", "warp", "thread"
+ColourBy colour_by_named(const std::string& name);  // the reverse (--colour); anything else: thread
 struct Owner {
   int block = -1;  // linear block index (x fastest), -1: nobody writes this element
   Dim3 block_coord;
   int thread = -1, warp = -1, lane = -1;
+  std::uint32_t key() const;  // as OwnerMap::packed holds it
+  bool in_warp(const Dim3& block, int warp) const;  // whether the element is this warp's
 };
 struct OwnerMap {
   int rows = 0, cols = 0;
@@ -55,10 +70,40 @@ struct OwnerMap {
   Rgba colour(int row, int col, ColourBy by) const;
   // Whether any thread stores an element (step 15 with the copy engine storing C: none does).
   bool any_owned() const;
+  // One pixel per element, row by row, coloured as asked.
+  std::vector<Rgba> pixels(ColourBy by) const;
+  // FNV-1a over every element's owner key: it changes when the mapping does.
+  std::uint64_t digest() const;
 };
 OwnerMap owner_map(const TracedProgram& program, const TraceProblem& problem);
 // The largest side the viewer traces a thread map for.
 constexpr int kMaxMapSide = 4096;
+
+// "Thread map: C of 05_smem_tiling, 64 x 64" ("the output" for a demo).
+std::string thread_map_title(const TracedProgram& program, const OwnerMap& map);
+// "grid 2 x 2 x 1 blocks of 32 x 32 x 1 threads".
+std::string launch_text(const LaunchShape& launch);
+// Why no element has an owner ("No thread stores an element here: <the program's c_writer>.").
+std::string no_owner_text(const TracedProgram& program);
+
+// The part of the map on screen: the cell size in pixels, and the rows and columns shown. zoom 0
+// fits the map: the largest whole number of pixels per cell that shows it all (a fraction when the
+// map is larger than the area). The pan (first row and column, fractional while dragging) is
+// clamped to the map.
+struct MapWindow {
+  float cell = 1;
+  int row0 = 0, col0 = 0, rows = 0, cols = 0;
+};
+MapWindow map_window(const OwnerMap& map, float area_w, float area_h, float zoom, float& pan_row, float& pan_col);
+
+// The elements one thread owns: the first few, and how many in all.
+struct ThreadElements {
+  std::vector<std::pair<int, int>> first;  // (row, col), row by row
+  long long count = 0;
+};
+ThreadElements elements_of(const OwnerMap& map, std::uint32_t key, size_t most = 8);
+// "owns 4 elements: (0,0) (0,1) (1,0) (1,1)", " ..." when there are more than listed.
+std::string owned_text(const ThreadElements& elements);
 
 // ---- Warp access -------------------------------------------------------------------------------
 struct WarpTrace {
@@ -105,6 +150,40 @@ struct InstructionCost {
 InstructionCost instruction_cost(const TraceInstruction& instruction);
 AccessTotals launch_totals(const TracedProgram& program, const TraceProblem& problem);
 
+// ---- What the access panel writes --------------------------------------------------------------
+// "k-tile 3" (the program's iteration unit).
+std::string iteration_text(const TracedProgram& program, int iteration);
+// "load A, 16 B": the instruction's label and width.
+std::string instruction_text(const TraceInstruction& instruction);
+// A row of the instruction list: "k-tile 3: load A, 16 B   4 sectors (ideal 4)" (shared memory:
+// wavefronts).
+std::string instruction_row_text(const TracedProgram& program, int iteration, const TraceInstruction& instruction);
+// "this instruction: 1 request, 4 sectors (ideal 4), 1 lines" or "... 2 wavefronts, ideal 1, worst
+// conflict 2-way".
+std::string cost_text(const InstructionCost& cost);
+// How the model counts a cp.async ("" for other instructions): through the L1, the sources' L1
+// banks add wavefronts; around it, the profiler counts sectors by pairs of lanes.
+std::string cp_async_note(const TraceInstruction& instruction);
+// The whole launch's counts, a line each (the first names them).
+std::vector<std::string> totals_text(const AccessTotals& totals);
+// Why a warp has nothing to show (it issues no memory instruction).
+std::string quiet_warp_text(const TracedProgram& program);
+
+// The part of an operand drawn around the elements an instruction touches: at least 8 rows and 32
+// columns (where the operand has them), at most 64 x 64, the touched ones centred; a banked grid
+// always from bank 0.
+struct OperandWindow {
+  int row0 = 0, col0 = 0, rows = 0, cols = 0;
+  // A pixel per cell, row by row: the lane colour of the lane that touches it, else kUntouched.
+  std::vector<Rgba> pixels(const std::vector<Touch>& touched) const;
+};
+OperandWindow operand_window(const OperandGrid& grid, const std::vector<Touch>& touched);
+// "global A (64 x 64), rows 0-7, columns 0-31" or "shared A (4 x 32, one column per bank), ...".
+std::string operand_caption(const TraceInstruction& instruction, const OperandGrid& grid, const OperandWindow& window);
+// What starts at element `index` of a row-major 4-byte operand: a 128-byte line, a 32-byte sector or neither.
+enum class Boundary { none, sector, line };
+Boundary boundary_at(long long index);
+
 // ---- Results files -----------------------------------------------------------------------------
 struct ResultPoint {
   int m = 0, n = 0, k = 0;
@@ -132,5 +211,51 @@ struct ResultsFile {
 ResultsFile load_results(const std::string& path);
 // Every <gpu>.json in a folder (not the sweep or model-vs-ncu files), sorted by name.
 std::vector<std::string> results_files_in(const std::string& folder);
+// "NVIDIA H100 80GB HBM3  (h100.json)" or "broken.json (unusable)": the file in the results list.
+std::string results_name(const ResultsFile& file);
+
+// ---- What the performance panel plots ------------------------------------------------------------
+// "41.3 TFLOPS".
+std::string tflops_text(double gflops);
+using MeasuredShape = std::array<int, 3>;  // M, N, K
+std::string shape_text(const MeasuredShape& shape);
+struct RunPoint {
+  size_t run = 0;  // index into PerformanceView::runs (also the run's colour: index_colour(run))
+  const ResultPoint* point = nullptr;
+};
+struct SizePoint {
+  size_t size = 0;  // index into PerformanceView::sizes
+  const ResultPoint* point = nullptr;
+};
+// One results file's runs of one kind (fp32, or tensor-core: their scales differ tenfold), as the
+// panel plots them. The pointers point into the file.
+struct PerformanceView {
+  std::vector<const ResultRun*> runs;  // in the file's order
+  std::vector<MeasuredShape> shapes;   // every shape measured, the square ones first, each part ascending
+  int shape = -1;                      // index into shapes: the bars' shape (-1: no shapes)
+  // The fp32 peak for fp32 runs (0 for tensor-core runs: their peak depends on the clock the tensor
+  // cores sustain, which the file does not record; cuBLAS is the line to reach).
+  double peak = 0;
+  // cuBLAS in TF32 at the bars' shape (fp32 runs on sm_80+): a reference, named rather than drawn.
+  double tf32 = 0;
+  // Bars: every run's points at the bars' shape, cuBLAS there (the most of its runs), and the top
+  // of the scale (5% above the highest of the peak, cuBLAS and 1).
+  std::vector<RunPoint> bars;
+  double bar_cublas = 0, bar_top = 0;
+  // Lines: GFLOPS against the square sizes, ascending; per run its points in that order; the top of
+  // the scale (5% above every point, cuBLAS's and the peak).
+  std::vector<int> sizes;
+  std::vector<std::vector<SizePoint>> lines;
+  double line_top = 0;
+};
+// shape: the bars' shape asked for; out of range: 4096^3 where measured, else the first.
+PerformanceView performance_view(const ResultsFile& file, bool tensor_core, int shape);
+// A run in the bars' labels ("09") and the legend ("09 " or "12 NT bf16->f32").
+std::string short_name(const ResultRun& run);
+std::string legend_text(const ResultRun& run);
+// A bar's tooltip, a line each.
+std::vector<std::string> bar_tooltip(const ResultRun& run, const ResultPoint& point, const MeasuredShape& shape);
+// A point of the lines: "09_warptiling at 4096^3: 21000 GFLOPS, cuBLAS 24000".
+std::string line_point_text(const ResultRun& run, int size, const ResultPoint& point);
 
 }  // namespace gemm::viewer

@@ -178,3 +178,287 @@ TEST(ViewerModel, ResultsFilesLoadOrSayWhyNot) {
   for (const auto& path : listed) EXPECT_EQ(path.find("sweep-"), std::string::npos);
   EXPECT_FALSE(listed.empty());
 }
+
+// ---- What the panels write and plot (the panels only draw it) ------------------------------------
+
+TEST(ViewerModel, NamesOfTheSelection) {
+  const auto programs = gemm::traced_programs();
+  const gemm::TracedProgram& step05 = programs[size_t(program_index(programs, "05_smem_tiling"))];
+  EXPECT_EQ(gv::shape_text(gemm::GemmShape{64, 32, 16}), "64x32x16");
+  EXPECT_EQ(gv::shape_text(gv::rounded_up_to_8({1, 8, 9})), "8x8x16");
+  EXPECT_EQ(gv::params_text({{"BM", 64}, {"BK", 8}}), "BK=8 BM=64 ");
+  gemm::TraceProblem p = problem(64, 64, 32);
+  p.params = {{"BM", 32}, {"BN", 16}};
+  EXPECT_EQ(gv::problem_text(step05, p), "05_smem_tiling, 64 x 64 x 32; BM=32 BN=16");
+  const gemm::TracedProgram& step12 = programs[size_t(program_index(programs, "12_wmma"))];
+  gemm::TraceProblem tc = problem(32, 32, 16);
+  tc.layout = gemm::Layout::tn;
+  EXPECT_EQ(gv::problem_text(step12, tc), "12_wmma, 32 x 32 x 16, tn");
+  for (gv::ColourBy by : {gv::ColourBy::block, gv::ColourBy::warp, gv::ColourBy::thread})
+    EXPECT_EQ(gv::colour_by_named(gv::to_string(by)), by);
+  EXPECT_EQ(gv::colour_by_named("lane"), gv::ColourBy::thread);
+}
+
+TEST(ViewerModel, ThreadMapPixelsDigestAndTexts) {
+  const auto programs = gemm::traced_programs();
+  const gemm::TracedProgram& step05 = programs[size_t(program_index(programs, "05_smem_tiling"))];
+  const gv::OwnerMap map = gv::owner_map(step05, problem(64, 48, 32));
+  const auto pixels = map.pixels(gv::ColourBy::warp);
+  ASSERT_EQ(pixels.size(), size_t(64 * 48));
+  for (int r = 0; r < map.rows; ++r)
+    for (int c = 0; c < map.cols; ++c) ASSERT_EQ(pixels[size_t(r * 48 + c)], map.colour(r, c, gv::ColourBy::warp));
+  // The digest is FNV-1a over the owners: another mapping of the same size has another digest.
+  std::uint64_t hash = 1469598103934665603ull;
+  for (const std::uint32_t key : map.packed) hash = (hash ^ key) * 1099511628211ull;
+  EXPECT_EQ(map.digest(), hash);
+  const gemm::TracedProgram& step01 = programs[size_t(program_index(programs, "01_naive"))];
+  EXPECT_NE(gv::owner_map(step01, problem(64, 48, 32)).digest(), map.digest());
+
+  EXPECT_EQ(gv::thread_map_title(step05, map), "Thread map: C of 05_smem_tiling, 64 x 48");
+  const gemm::LaunchShape l = map.launch;
+  EXPECT_EQ(gv::launch_text(l), "grid " + std::to_string(l.grid.x) + " x " + std::to_string(l.grid.y) + " x " +
+                                    std::to_string(l.grid.z) + " blocks of " + std::to_string(l.block.x) + " x " +
+                                    std::to_string(l.block.y) + " x " + std::to_string(l.block.z) + " threads");
+  EXPECT_EQ(gv::no_owner_text(step05), "No thread stores an element here.");
+
+  // A thread's elements: every one whose key is the thread's, the first 8 listed.
+  const gv::Owner owner = map.at(5, 7);
+  ASSERT_GE(owner.block, 0);
+  EXPECT_TRUE(owner.in_warp(owner.block_coord, owner.warp));
+  EXPECT_FALSE(owner.in_warp(owner.block_coord, owner.warp + 1));
+  const gv::ThreadElements mine = gv::elements_of(map, owner.key(), 2);
+  long long count = 0;
+  for (int r = 0; r < map.rows; ++r)
+    for (int c = 0; c < map.cols; ++c) count += map.at(r, c).key() == owner.key() && map.at(r, c).block >= 0;
+  EXPECT_EQ(mine.count, count);
+  EXPECT_LE(mine.first.size(), 2u);
+  gv::ThreadElements few;
+  few.first = {{0, 1}, {2, 3}};
+  few.count = 2;
+  EXPECT_EQ(gv::owned_text(few), "owns 2 elements: (0,1) (2,3)");
+  few.count = 5;
+  EXPECT_EQ(gv::owned_text(few), "owns 5 elements: (0,1) (2,3) ...");
+  few.first = {{4, 4}};
+  few.count = 1;
+  EXPECT_EQ(gv::owned_text(few), "owns 1 element: (4,4)");
+}
+
+TEST(ViewerModel, MapWindowFitsOrZoomsAndClampsThePan) {
+  gv::OwnerMap map;
+  map.rows = 64, map.cols = 64;
+  float pan_row = 0, pan_col = 0;
+  gv::MapWindow w = gv::map_window(map, 300, 200, 0, pan_row, pan_col);  // fit: whole pixels per cell
+  EXPECT_EQ(w.cell, 3.0f);
+  EXPECT_EQ(w.rows, 64);
+  EXPECT_EQ(w.cols, 64);
+  map.rows = map.cols = 1000;  // larger than the area: a fraction of a pixel per cell
+  w = gv::map_window(map, 250, 500, 0, pan_row, pan_col);
+  EXPECT_FLOAT_EQ(w.cell, 0.25f);
+  EXPECT_EQ(w.cols, 1000);
+  map.rows = map.cols = 64;
+  pan_row = -5, pan_col = 100;
+  w = gv::map_window(map, 300, 200, 10, pan_row, pan_col);  // zoomed: 30 x 20 cells, the pan kept on the map
+  EXPECT_EQ(w.cols, 30);
+  EXPECT_EQ(w.rows, 20);
+  EXPECT_EQ(w.col0, 34);
+  EXPECT_EQ(w.row0, 0);
+  EXPECT_EQ(pan_col, 34.0f);
+  EXPECT_EQ(pan_row, 0.0f);
+}
+
+TEST(ViewerModel, AccessTextsAreTheModelsCounts) {
+  const auto programs = gemm::traced_programs();
+  const gemm::TracedProgram& step05 = programs[size_t(program_index(programs, "05_smem_tiling"))];
+  const gemm::TraceProblem p = problem(64, 64, 32);
+  const gv::WarpTrace trace = gv::warp_trace(step05, p, {0, 0, 0}, 0);
+  bool global = false, shared = false;
+  for (const auto& ins : trace.instructions) {
+    const gv::InstructionCost cost = gv::instruction_cost(ins);
+    const std::string it = step05.iteration_unit + " " + std::to_string(ins.iteration);
+    EXPECT_EQ(gv::iteration_text(step05, ins.iteration), it);
+    EXPECT_EQ(gv::instruction_text(ins), std::string(ins.label) + ", " + std::to_string(ins.access.width) + " B");
+    const std::string row = gv::instruction_row_text(step05, ins.iteration, ins);
+    EXPECT_EQ(row.rfind(it + ": " + gv::instruction_text(ins) + "   ", 0), 0u) << row;
+    if (cost.shared) {
+      shared = true;
+      EXPECT_NE(row.find(std::to_string(cost.shared_cost.wavefronts) + " wavefronts (ideal " +
+                         std::to_string(cost.shared_cost.ideal_wavefronts) + ")"), std::string::npos) << row;
+      EXPECT_EQ(gv::cost_text(cost), "this instruction: " + std::to_string(cost.shared_cost.wavefronts) + " wavefronts, ideal " +
+                                         std::to_string(cost.shared_cost.ideal_wavefronts) + ", worst conflict " +
+                                         std::to_string(cost.shared_cost.max_conflict) + "-way");
+    } else {
+      global = true;
+      EXPECT_NE(row.find(std::to_string(cost.global.sectors) + " sectors (ideal " +
+                         std::to_string(cost.global.ideal_sectors) + ")"), std::string::npos) << row;
+      EXPECT_EQ(gv::cost_text(cost), "this instruction: " + std::to_string(cost.global.requests) + " request, " +
+                                         std::to_string(cost.global.sectors) + " sectors (ideal " +
+                                         std::to_string(cost.global.ideal_sectors) + "), " +
+                                         std::to_string(cost.global.lines) + " lines");
+    }
+    EXPECT_EQ(gv::cp_async_note(ins), "");  // step 05 copies through registers
+  }
+  EXPECT_TRUE(global && shared);
+  gemm::AccessTotals t;
+  t.global_load_sectors = 1, t.global_store_sectors = 2, t.shared_load_wavefronts = 3, t.shared_store_wavefronts = 4;
+  t.shared_load_requests = 5, t.shared_store_requests = 6;
+  const std::vector<std::string> lines = gv::totals_text(t);
+  ASSERT_EQ(lines.size(), 4u);
+  EXPECT_EQ(lines[1], "  global: 1 load sectors, 2 store sectors");
+  EXPECT_EQ(lines[2], "  shared: 3 load wavefronts, 4 store wavefronts");
+  EXPECT_EQ(lines[3], "  shared instructions: 5 loads, 6 stores");
+
+  // Step 10's cp.async: a note on how it is counted, whichever path its copies take.
+  const gemm::TracedProgram& step10 = programs[size_t(program_index(programs, "10_cp_async_pipeline"))];
+  int notes = 0;
+  for (const auto& ins : gv::warp_trace(step10, problem(128, 128, 32), {0, 0, 0}, 0).instructions) {
+    const std::string note = gv::cp_async_note(ins);
+    if (!ins.access.async_copy) {
+      EXPECT_EQ(note, "");
+    }
+    notes += note.rfind("cp.async ", 0) == 0;
+  }
+  EXPECT_GT(notes, 0);
+  // Step 15's producer warps issue nothing: the text says why.
+  const gemm::TracedProgram& step15 = programs[size_t(program_index(programs, "15_hopper_wgmma"))];
+  EXPECT_NE(gv::quiet_warp_text(step15).find("(" + step15.quiet_warps + ")"), std::string::npos);
+  EXPECT_EQ(gv::quiet_warp_text(step05).find("("), std::string::npos);
+}
+
+TEST(ViewerModel, OperandWindowCentresTheTouchedElements) {
+  gv::OperandGrid grid;
+  grid.rows = 200, grid.cols = 300;
+  const std::vector<gv::Touch> touched = {{100, 150, 0}, {101, 151, 1}};
+  const gv::OperandWindow w = gv::operand_window(grid, touched);
+  EXPECT_EQ(w.rows, 8);   // at least 8 rows and 32 columns, the touched ones in the middle
+  EXPECT_EQ(w.cols, 32);
+  EXPECT_EQ(w.row0, 100 - 3);
+  EXPECT_EQ(w.col0, 150 - 15);
+  const std::vector<gv::Rgba> pixels = w.pixels(touched);
+  ASSERT_EQ(pixels.size(), size_t(8 * 32));
+  EXPECT_EQ(pixels[size_t(3 * 32 + 15)], gv::lane_colour(0));
+  EXPECT_EQ(pixels[size_t(4 * 32 + 16)], gv::lane_colour(1));
+  EXPECT_EQ(std::count(pixels.begin(), pixels.end(), gv::kUntouched), 8 * 32 - 2);
+  // Far apart: at most 64 x 64; at the edge: kept on the operand; banked: from bank 0.
+  const gv::OperandWindow wide = gv::operand_window(grid, {{0, 0, 0}, {199, 299, 1}});
+  EXPECT_EQ(wide.rows, 64);
+  EXPECT_EQ(wide.cols, 64);
+  EXPECT_EQ(gv::operand_window(grid, {{199, 299, 0}}).row0, 200 - 8);
+  gv::OperandGrid banks;
+  banks.rows = 16, banks.cols = 32, banks.banked = true;
+  EXPECT_EQ(gv::operand_window(banks, {{5, 20, 0}}).col0, 0);
+  EXPECT_EQ(gv::operand_window(grid, {}).rows, 8);  // nothing touched: the top left
+
+  gemm::TraceInstruction ins{};
+  ins.operand = gemm::Operand::A;
+  ins.access.space = gemm::Space::global;
+  EXPECT_EQ(gv::operand_caption(ins, grid, w), "global A (200 x 300), rows 97-104, columns 135-166");
+  ins.operand = gemm::Operand::smem_A;
+  ins.access.space = gemm::Space::shared;
+  EXPECT_EQ(gv::operand_caption(ins, banks, gv::operand_window(banks, {{5, 20, 0}})),
+            "shared A (16 x 32, one column per bank), rows 2-9, columns 0-31");
+  EXPECT_EQ(gv::boundary_at(64), gv::Boundary::line);
+  EXPECT_EQ(gv::boundary_at(40), gv::Boundary::sector);
+  EXPECT_EQ(gv::boundary_at(41), gv::Boundary::none);
+}
+
+namespace {
+gv::ResultPoint point(int m, int n, int k, double gflops, double cublas, double tf32 = 0) {
+  gv::ResultPoint p;
+  p.m = m, p.n = n, p.k = k, p.gflops = gflops, p.cublas_gflops = cublas, p.tf32_gflops = tf32, p.median_ms = 1.5;
+  return p;
+}
+// Two fp32 runs and a tensor-core one on a GPU of 2 SMs at 1000 MHz (fp32 peak 512 GFLOPS).
+gv::ResultsFile made_up_results() {
+  gv::ResultsFile file;
+  file.path = "/somewhere/made-up.json";
+  file.gpu = "Made-up GPU";
+  file.compute_capability = "9.0";
+  file.sms = 2, file.clock_mhz = 1000;
+  gv::ResultRun naive;
+  naive.step = "01_naive", naive.commit = "0123456789abcdef", naive.date = "2026-11-26";
+  naive.points = {point(128, 128, 128, 10, 100), point(4096, 4096, 4096, 20, 300, 900), point(64, 128, 32, 5, 50)};
+  gv::ResultRun warps;
+  warps.step = "09_warptiling";
+  warps.points = {point(4096, 4096, 4096, 200, 310), point(1024, 1024, 1024, 150, 250)};
+  gv::ResultRun wmma;
+  wmma.step = "12_wmma", wmma.dtype = "bf16", wmma.layout = "nt";
+  wmma.points = {point(4096, 4096, 4096, 1000, 2000)};
+  file.runs = {naive, wmma, warps};
+  return file;
+}
+}  // namespace
+
+TEST(ViewerModel, PerformanceViewSortsShapesAndScalesTheCharts) {
+  const gv::ResultsFile file = made_up_results();
+  ASSERT_DOUBLE_EQ(file.fp32_peak_gflops(), 512);
+  const gv::PerformanceView v = gv::performance_view(file, false, -1);
+  ASSERT_EQ(v.runs.size(), 2u);  // the fp32 runs, in the file's order
+  EXPECT_EQ(v.runs[0]->step, "01_naive");
+  EXPECT_EQ(v.runs[1]->step, "09_warptiling");
+  const std::vector<gv::MeasuredShape> shapes = {{128, 128, 128}, {1024, 1024, 1024}, {4096, 4096, 4096}, {64, 128, 32}};
+  EXPECT_EQ(v.shapes, shapes);  // square first, ascending
+  EXPECT_EQ(v.shape, 2);        // 4096^3 when measured
+  EXPECT_DOUBLE_EQ(v.peak, 512);
+  EXPECT_DOUBLE_EQ(v.tf32, 900);
+  ASSERT_EQ(v.bars.size(), 2u);
+  EXPECT_EQ(v.bars[0].run, 0u);
+  EXPECT_DOUBLE_EQ(v.bars[0].point->gflops, 20);
+  EXPECT_EQ(v.bars[1].run, 1u);
+  EXPECT_DOUBLE_EQ(v.bars[1].point->gflops, 200);
+  EXPECT_DOUBLE_EQ(v.bar_cublas, 310);
+  EXPECT_DOUBLE_EQ(v.bar_top, 512 * 1.05);  // the peak is the highest
+  EXPECT_EQ(v.sizes, (std::vector<int>{128, 1024, 4096}));
+  EXPECT_DOUBLE_EQ(v.line_top, 512 * 1.05);
+  ASSERT_EQ(v.lines.size(), 2u);
+  ASSERT_EQ(v.lines[0].size(), 2u);  // 01 at 128 and 4096, by size
+  EXPECT_EQ(v.lines[0][0].size, 0u);
+  EXPECT_EQ(v.lines[0][1].size, 2u);
+  ASSERT_EQ(v.lines[1].size(), 2u);  // 09 at 1024 and 4096
+  EXPECT_EQ(v.lines[1][0].size, 1u);
+  EXPECT_DOUBLE_EQ(v.lines[1][0].point->gflops, 150);
+
+  const gv::PerformanceView odd = gv::performance_view(file, false, 3);  // the shape asked for
+  EXPECT_EQ(odd.shape, 3);
+  ASSERT_EQ(odd.bars.size(), 1u);
+  EXPECT_DOUBLE_EQ(odd.bar_cublas, 50);
+  EXPECT_DOUBLE_EQ(odd.tf32, 0);
+  EXPECT_EQ(gv::performance_view(file, false, 99).shape, 2);  // out of range: 4096^3 again
+
+  const gv::PerformanceView tc = gv::performance_view(file, true, -1);
+  ASSERT_EQ(tc.runs.size(), 1u);
+  EXPECT_DOUBLE_EQ(tc.peak, 0);  // no peak line for tensor-core runs: cuBLAS is the top
+  EXPECT_DOUBLE_EQ(tc.bar_top, 2000 * 1.05);
+  EXPECT_DOUBLE_EQ(tc.line_top, 2000 * 1.05);
+
+  gv::ResultsFile small = file;
+  small.runs = {small.runs[0]};
+  small.runs[0].points.erase(small.runs[0].points.begin() + 1);  // no 4096^3: the first shape
+  EXPECT_EQ(gv::performance_view(small, false, -1).shape, 0);
+  const gv::PerformanceView none = gv::performance_view(small, true, -1);
+  EXPECT_TRUE(none.shapes.empty());
+  EXPECT_EQ(none.shape, -1);
+}
+
+TEST(ViewerModel, PerformanceTexts) {
+  const gv::ResultsFile file = made_up_results();
+  EXPECT_EQ(gv::results_name(file), "Made-up GPU  (made-up.json)");
+  gv::ResultsFile broken;
+  broken.path = "/x/broken.json";
+  broken.error = "cannot open";
+  EXPECT_EQ(gv::results_name(broken), "broken.json (unusable)");
+  EXPECT_EQ(gv::tflops_text(41260), "41.3 TFLOPS");
+  EXPECT_EQ(gv::shape_text(gv::MeasuredShape{64, 128, 32}), "64x128x32");
+  const gv::ResultRun& naive = file.runs[0];
+  const gv::ResultRun& wmma = file.runs[1];
+  EXPECT_EQ(gv::short_name(naive), "01");
+  EXPECT_EQ(gv::legend_text(naive), "01 ");
+  EXPECT_EQ(gv::legend_text(wmma), "12 NT bf16->f32");
+  const std::vector<std::string> tip = gv::bar_tooltip(naive, naive.points[1], {4096, 4096, 4096});
+  ASSERT_EQ(tip.size(), 4u);
+  EXPECT_EQ(tip[0], "01_naive at 4096x4096x4096");
+  EXPECT_EQ(tip[1], "20.0 GFLOPS (1.500 ms), cuBLAS 300.0 GFLOPS: 6.7%");
+  EXPECT_EQ(tip[2], "cuBLAS in TF32 on the tensor cores (a reference, not fp32): 900.0 GFLOPS");
+  EXPECT_EQ(tip[3], "commit 0123456789, 2026-11-26");
+  EXPECT_EQ(gv::bar_tooltip(naive, naive.points[0], {128, 128, 128}).size(), 3u);  // no TF32 reference
+  EXPECT_EQ(gv::line_point_text(wmma, 4096, wmma.points[0]), "12_wmma NT bf16->f32 at 4096^3: 1000 GFLOPS, cuBLAS 2000");
+}

@@ -1,0 +1,149 @@
+// The App's state changes, and the App the command line asks for.
+#include "app.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+
+namespace gemm::viewer {
+
+void Texture::upload(const std::vector<Rgba>& pixels, int w, int h) {
+  if (!id) glGenTextures(1, &id);
+  glBindTexture(GL_TEXTURE_2D, id);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
+  width = w, height = h;
+}
+
+TraceProblem App::problem() const {
+  TraceProblem p;
+  p.shape = shape;
+  p.beta = beta;
+  p.params = params;
+  p.sms = sms;
+  p.layout = layout;
+  return with_defaults(programs[size_t(program)], p);
+}
+
+void App::select_program(int index) {
+  program = index;
+  params.clear();
+  block = {0, 0, 0};
+  map_dirty = trace_dirty = true;
+  iteration_index = instruction_index = 0;
+  fit_shape();
+  warp = first_traced_warp(current(), problem(), block);  // step 15: its first consumer warp
+}
+
+void App::fit_shape() {
+  if (!current().shape_rule) return;
+  const std::string rule = current().shape_rule(shape, layout);
+  if (rule.empty()) return;
+  shape = rounded_up_to_8(shape);
+  message = "shape rounded up to " + shape_text(shape) + ": " + rule;
+  map_dirty = trace_dirty = true;
+}
+
+void App::add_results(ResultsFile file) {
+  results.push_back(std::move(file));
+  results_index = int(results.size()) - 1;
+  perf_shape = -1;
+}
+
+namespace {
+
+int find_program(const std::vector<TracedProgram>& programs, const std::string& step, const std::string& variant) {
+  for (size_t i = 0; i < programs.size(); ++i)
+    if (programs[i].step == step && (variant.empty() ? true : programs[i].variant == variant)) return int(i);
+  return -1;
+}
+
+std::vector<std::string> default_results(const char* argv0) {
+  // The checkout's shipped results, and this build's own (build/bin/../results) when a run wrote them.
+  std::vector<std::string> out;
+  const std::filesystem::path shipped = std::filesystem::path(GEMM_SOURCE_DIR) / "docs" / "results";
+  if (std::filesystem::is_directory(shipped)) out.push_back(shipped.string());
+  const std::filesystem::path local = std::filesystem::absolute(argv0).parent_path().parent_path() / "results";
+  if (std::filesystem::is_directory(local)) out.push_back(local.string());
+  return out;
+}
+
+}  // namespace
+
+void start(App& app, const Args& args, const char* argv0) {
+  app.program = find_program(app.programs, args.step, args.variant);
+  if (app.program < 0) {
+    std::string known;
+    for (const auto& p : app.programs) known += " " + program_label(p);
+    usage_error("no traced step '" + args.step + (args.variant.empty() ? "" : "' variant '" + args.variant) +
+                "'; known:" + known);
+  }
+  for (const std::string& results : args.results.empty() ? default_results(argv0) : args.results) {
+    if (std::filesystem::is_directory(results)) {
+      for (const auto& path : results_files_in(results)) app.results.push_back(load_results(path));
+    } else {
+      app.results.push_back(load_results(results));  // a missing or malformed file shows its message in the panel
+    }
+  }
+  app.sms = args.sms;
+  for (const ResultsFile& file : app.results)
+    if (app.sms == 0 && file.ok()) app.sms = file.sms;
+  app.shape = args.shape;
+  app.beta = args.beta;
+  app.params = args.params;
+  if (args.defaults && app.params.empty()) app.params = app.current().default_params;  // --param takes the rest
+  app.layout = args.layout;
+  if (app.current().shape_rule) {
+    const std::string rule = app.current().shape_rule(app.shape, app.layout);
+    if (!rule.empty()) usage_error("--shape for " + app.current().step + " (layout " + to_string(app.layout) + "): " + rule);
+  }
+  app.perf_tensor = args.perf == "tensor";
+  app.colour_by = args.colour == "block" ? ColourBy::block : args.colour == "warp" ? ColourBy::warp : ColourBy::thread;
+  if (!app.params.empty()) {
+    const auto& configs = app.current().configs;
+    const TraceProblem p = app.problem();
+    if (!configs.empty()) {
+      // A key the traces do not know (e.g. step 11's SPLIT, a choice of launches: the viewer draws
+      // whole tiles) is named as such, not reported as an uncompiled combination.
+      std::string known;
+      for (const auto& [key, value] : configs.front()) known += (known.empty() ? "" : ", ") + key;
+      for (const auto& [key, value] : args.params)
+        if (!configs.front().count(key))
+          usage_error("--param " + key + " is not a tunable the viewer draws for " + app.current().step +
+                      "; it takes: " + known);
+    }
+    if (!configs.empty() && std::find(configs.begin(), configs.end(), p.params) == configs.end())
+      usage_error("these --param values are not a compiled configuration of " + app.current().step);
+  }
+  const LaunchShape launch = app.current().launch(app.problem());
+  if (args.block.x >= launch.grid.x || args.block.y >= launch.grid.y)
+    usage_error("--block is outside the grid of " + std::to_string(launch.grid.x) + " x " + std::to_string(launch.grid.y));
+  if (args.warp >= warps_per_block(launch.block))
+    usage_error("--warp must be below " + std::to_string(warps_per_block(launch.block)));
+  app.block = args.block;
+  app.warp = args.warp >= 0 ? args.warp : first_traced_warp(app.current(), app.problem(), app.block);
+  app.trace = warp_trace(app.current(), app.problem(), app.block, app.warp);
+  app.trace_dirty = false;
+  if (args.iteration >= 0) {
+    const auto it = std::find(app.trace.iterations.begin(), app.trace.iterations.end(), args.iteration);
+    if (it == app.trace.iterations.end()) usage_error("--iteration " + std::to_string(args.iteration) + " is not issued by this warp");
+    app.iteration_index = int(it - app.trace.iterations.begin());
+  }
+  if (!app.trace.iterations.empty()) {
+    const int count = int(app.trace.at_iteration(app.trace.iterations[size_t(app.iteration_index)]).size());
+    if (args.instruction < 0 || args.instruction >= count)
+      usage_error("--instruction must be below " + std::to_string(count) + " at that iteration");
+  }
+  app.instruction_index = args.instruction;
+  app.docs = args.docs;
+  app.solo_panel = args.panel;
+
+  app.gpu_present = std::system("nvidia-smi -L > /dev/null 2>&1") == 0;
+  app.bin_dir = std::filesystem::absolute(argv0).parent_path().string();
+}
+
+}  // namespace gemm::viewer
