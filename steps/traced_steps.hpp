@@ -3,6 +3,7 @@
 // A new step with a trace adds its line here.
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <map>
 #include <string>
@@ -24,6 +25,7 @@
 #include "14_mma_ldmatrix/mapping.hpp"
 #include "15_hopper_wgmma/mapping.hpp"
 #include "trace.hpp"
+#include "tunables.hpp"
 
 namespace gemm {
 
@@ -67,6 +69,14 @@ void add_demo(std::vector<TracedProgram>& list, const char* step, StepTile tile,
     list.back().iteration_unit = "repetition";
   }
 }
+
+// A step's tunables in its entry, from its table and its compiled list (the first is the default):
+// the fields of Config only, as the traces read them (not step 11's SPLIT).
+template <typename Config, std::size_t N, std::size_t M>
+void add_tunables(TracedProgram& program, const Tunable<Config> (&table)[N], const Config (&configs)[M]) {
+  program.default_params = to_params(table, configs[0]);
+  for (const Config& c : configs) program.configs.push_back(to_params(table, c));
+}
 }  // namespace detail
 
 inline std::vector<TracedProgram> traced_programs() {
@@ -83,73 +93,52 @@ inline std::vector<TracedProgram> traced_programs() {
                    step04::trace_warp);
   list.push_back({"05_smem_tiling", "", "smem_tiled_sgemm", true,
                   [](const TraceProblem& p) { return step05::launch_shape(p.shape); }, step05::trace_warp});
-  const step06::Config d06 = step06::kConfigs[0];
   list.push_back({"06_1d_blocktiling", "", "blocktiled_1d_sgemm", true,
                   [](const TraceProblem& p) { return step06::launch_shape(p.shape, step06::config_from(p.params)); },
-                  step06::trace_warp,
-                  {{"BM", d06.bm}, {"BN", d06.bn}, {"BK", d06.bk}, {"TM", d06.tm}, {"MINB", d06.min_blocks}}});
-  for (const step06::Config& c : step06::kConfigs)
-    list.back().configs.push_back({{"BM", c.bm}, {"BN", c.bn}, {"BK", c.bk}, {"TM", c.tm}, {"MINB", c.min_blocks}});
-  const step07::Config d07 = step07::kConfigs[0];
+                  step06::trace_warp});
+  detail::add_tunables(list.back(), step06::kTunables, step06::kConfigs);
   list.push_back({"07_2d_blocktiling", "", "blocktiled_2d_sgemm", true,
                   [](const TraceProblem& p) { return step07::launch_shape(p.shape, step07::config_from(p.params)); },
-                  step07::trace_warp,
-                  {{"BM", d07.bm}, {"BN", d07.bn}, {"BK", d07.bk}, {"TM", d07.tm}, {"TN", d07.tn},
-                   {"MINB", d07.min_blocks}}});
-  for (const step07::Config& c : step07::kConfigs)
-    list.back().configs.push_back(
-        {{"BM", c.bm}, {"BN", c.bn}, {"BK", c.bk}, {"TM", c.tm}, {"TN", c.tn}, {"MINB", c.min_blocks}});
-  const step08::Config d08 = step08::kConfigs[0];
+                  step07::trace_warp});
+  detail::add_tunables(list.back(), step07::kTunables, step07::kConfigs);
   list.push_back({"08_vectorized", "", "vectorized_sgemm", true,
                   [](const TraceProblem& p) { return step08::launch_shape(p.shape, step08::config_from(p.params)); },
-                  step08::trace_warp,
-                  {{"BM", d08.bm}, {"BN", d08.bn}, {"BK", d08.bk}, {"TM", d08.tm}, {"TN", d08.tn},
-                   {"MINB", d08.min_blocks}}});
-  for (const step08::Config& c : step08::kConfigs)
-    list.back().configs.push_back(
-        {{"BM", c.bm}, {"BN", c.bn}, {"BK", c.bk}, {"TM", c.tm}, {"TN", c.tn}, {"MINB", c.min_blocks}});
-  const step09::Config d09 = step09::kConfigs[0];
-  const auto params09 = [](const step09::Config& c) {
-    return std::map<std::string, int>{{"BM", c.bm}, {"BN", c.bn}, {"BK", c.bk}, {"WM", c.wm},
-                                      {"WN", c.wn}, {"TM", c.tm}, {"TN", c.tn}, {"MINB", c.min_blocks}};
-  };
+                  step08::trace_warp});
+  detail::add_tunables(list.back(), step08::kTunables, step08::kConfigs);
   list.push_back({"09_warptiling", "", "warptiled_sgemm", true,
                   [](const TraceProblem& p) { return step09::launch_shape(p.shape, step09::config_from(p.params)); },
-                  step09::trace_warp, params09(d09)});
-  for (const step09::Config& c : step09::kConfigs) list.back().configs.push_back(params09(c));
+                  step09::trace_warp});
+  detail::add_tunables(list.back(), step09::kTunables, step09::kConfigs);
   list.push_back({"10_cp_async_pipeline", "", "pipelined_sgemm", true,
                   [](const TraceProblem& p) { return step10::launch_shape(p.shape, step10::config_from(p.params)); },
-                  step10::trace_warp, step10::to_params(step10::kConfigs[0])});
-  for (const step10::Config& c : step10::kConfigs) list.back().configs.push_back(step10::to_params(c));
+                  step10::trace_warp});
+  detail::add_tunables(list.back(), step10::kTunables, step10::kConfigs);
   list.back().params_for_shape = [](const GemmShape& shape, Layout, int sms) {
     return step10::to_params(step10::config_for_shape(shape, sms));
   };
   list.push_back({"11_split_k_tail", "", "pipelined_sgemm", true,
                   [](const TraceProblem& p) { return step11::launch_shape(p.shape, step11::config_from(p.params)); },
-                  step11::trace_warp, step11::to_params(step11::kConfigs[0])});
-  for (const step11::Config& c : step11::kConfigs) list.back().configs.push_back(step11::to_params(c));
+                  step11::trace_warp});
+  detail::add_tunables(list.back(), step11::kTunables, step11::kConfigs);  // not SPLIT: the traces draw whole tiles
   list.back().params_for_shape = [](const GemmShape& shape, Layout, int sms) {
     return step11::to_params(step11::config_for_shape(shape, sms));
   };
-  const auto params11 = [](const step12::Config& c) {
-    return std::map<std::string, int>{{"BM", c.bm}, {"BN", c.bn}, {"BK", c.bk}, {"WM", c.wm}, {"WN", c.wn}};
-  };
   list.push_back({"12_wmma", "", "wmma_gemm", true,
                   [](const TraceProblem& p) { return step12::launch_shape(p.shape, step12::config_from(p.params)); },
-                  step12::trace_warp, params11(step12::kConfigs[0])});
-  for (const step12::Config& c : step12::kConfigs) list.back().configs.push_back(params11(c));
+                  step12::trace_warp});
+  detail::add_tunables(list.back(), step12::kTunables, step12::kConfigs);
   list.back().tensor_core = true;
   list.back().shape_rule = tc_shape_rule;
   list.push_back({"13_wmma_pipeline", "", "wmma_pipeline_gemm", true,
                   [](const TraceProblem& p) { return step13::launch_shape(p.shape, step13::config_from(p.params)); },
-                  step13::trace_warp, step13::to_params(step13::kConfigs[0])});
-  for (const step13::Config& c : step13::kConfigs) list.back().configs.push_back(step13::to_params(c));
+                  step13::trace_warp});
+  detail::add_tunables(list.back(), step13::kTunables, step13::kConfigs);
   list.back().tensor_core = true;
   list.back().shape_rule = tc_aligned_rows_rule;
   list.push_back({"14_mma_ldmatrix", "", "mma_pipeline_gemm", true,
                   [](const TraceProblem& p) { return step14::launch_shape(p.shape, step14::config_from(p.params)); },
-                  step14::trace_warp, step14::to_params(step14::kConfigs[0])});
-  for (const step14::Config& c : step14::kConfigs) list.back().configs.push_back(step14::to_params(c));
+                  step14::trace_warp});
+  detail::add_tunables(list.back(), step14::kTunables, step14::kConfigs);
   list.back().params_for_shape = [](const GemmShape& shape, Layout, int sms) {
     return step14::to_params(step14::config_for_shape(shape, sms));
   };
@@ -157,8 +146,8 @@ inline std::vector<TracedProgram> traced_programs() {
   list.back().shape_rule = tc_aligned_rows_rule;
   list.push_back({"15_hopper_wgmma", "", "hopper_gemm", true,
                   [](const TraceProblem& p) { return step15::trace_launch_shape(p, step15::config_from(p.params)); },
-                  step15::trace_warp, step15::to_params(step15::kConfigs[0])});
-  for (const step15::Config& c : step15::kConfigs) list.back().configs.push_back(step15::to_params(c));
+                  step15::trace_warp});
+  detail::add_tunables(list.back(), step15::kTunables, step15::kConfigs);
   list.back().params_for_shape = [](const GemmShape& shape, Layout layout, int sms) {
     return step15::to_params(step15::config_for_shape(shape, layout, sms));
   };

@@ -24,6 +24,14 @@ const char* to_string(OutputType type);
 // A step's tunables by name (--param KEY=VALUE), every declared one present.
 using Params = std::map<std::string, int>;
 
+// A tunable as the command line and --help see it; `--param key=value` sets it. A step builds its
+// list from its table of tunables (tunables.hpp, param_specs).
+struct ParamSpec {
+  std::string name;
+  int default_value = 0;
+  std::string help;
+};
+
 // The shapes the tensor-core steps take: "" or the rule a shape breaks (K a multiple of 8).
 std::string tc_shape_rule(const GemmShape& shape, Layout layout);
 // The stricter rule of steps that copy whole 16-byte chunks of the stored rows (cp.async, TMA): K

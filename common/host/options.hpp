@@ -21,12 +21,7 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// A tunable a step declares; `--param key=value` sets it.
-struct ParamSpec {
-  std::string name;
-  int default_value = 0;
-  std::string help;
-};
+// ParamSpec, a tunable as the options see it, is in gemm_types.hpp.
 
 // Which optional option groups a step takes.
 struct OptionSet {

@@ -13,6 +13,7 @@
 #include "hd.hpp"
 #include "tile_copy.hpp"
 #include "trace.hpp"
+#include "tunables.hpp"
 
 namespace step06 {
 
@@ -28,6 +29,16 @@ struct Config {
   GEMM_HD constexpr bool operator==(const Config& o) const {
     return bm == o.bm && bn == o.bn && bk == o.bk && tm == o.tm && min_blocks == o.min_blocks;
   }
+};
+
+// The tunables, each declared here once (--param NAME=value, --help, the results file, the traced
+// registry: common/host/tunables.hpp); their values are kConfigs' fields.
+inline constexpr gemm::Tunable<Config> kTunables[] = {
+    {"BM", &Config::bm, "rows of C per block"},
+    {"BN", &Config::bn, "columns of C per block"},
+    {"BK", &Config::bk, "depth of the shared tiles"},
+    {"TM", &Config::tm, "rows of C per thread (results per thread)"},
+    {"MINB", &Config::min_blocks, "blocks per SM the compiler must fit (__launch_bounds__; caps registers)"},
 };
 
 GEMM_HD constexpr int threads(const Config& c) { return c.bm * c.bn / c.tm; }
@@ -126,8 +137,9 @@ GEMM_HD int c_index(const GemmShape& shape, const CElement& e) { return e.row * 
 // are loaded 4 at a time (LDS.128) before the dot loop; B is loaded one word per dot step.
 constexpr int kAWordsPerLoad = 4;
 
-inline Config config_from(const std::map<std::string, int>& params) {
-  return {params.at("BM"), params.at("BN"), params.at("BK"), params.at("TM"), params.at("MINB")};
+inline Config config_from(const gemm::Params& params) { return gemm::config_from(kTunables, params); }
+inline gemm::Params to_params(const Config& c, const gemm::Params& base = {}) {
+  return gemm::to_params(kTunables, c, base);
 }
 
 // One warp's memory instructions per k-tile, from the functions above.

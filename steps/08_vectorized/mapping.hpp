@@ -17,6 +17,7 @@
 #include "hd.hpp"
 #include "tile_copy.hpp"
 #include "trace.hpp"
+#include "tunables.hpp"
 
 namespace step08 {
 
@@ -34,6 +35,17 @@ struct Config {
   GEMM_HD constexpr bool operator==(const Config& o) const {
     return bm == o.bm && bn == o.bn && bk == o.bk && tm == o.tm && tn == o.tn && min_blocks == o.min_blocks;
   }
+};
+
+// The tunables, each declared here once (--param NAME=value, --help, the results file, the traced
+// registry: common/host/tunables.hpp); their values are kConfigs' fields.
+inline constexpr gemm::Tunable<Config> kTunables[] = {
+    {"BM", &Config::bm, "rows of C per block"},
+    {"BN", &Config::bn, "columns of C per block"},
+    {"BK", &Config::bk, "depth of the shared tiles"},
+    {"TM", &Config::tm, "rows of C per thread"},
+    {"TN", &Config::tn, "columns of C per thread (results per thread = TM*TN)"},
+    {"MINB", &Config::min_blocks, "blocks per SM the compiler must fit (__launch_bounds__; caps registers)"},
 };
 
 GEMM_HD constexpr int threads(const Config& c) { return (c.bm / c.tm) * (c.bn / c.tn); }
@@ -59,8 +71,9 @@ inline const char* config_rule(const Config& c) {
   return "this combination is not compiled in; see the list in steps/08_vectorized/mapping.hpp (--help)";
 }
 
-inline Config config_from(const std::map<std::string, int>& params) {
-  return {params.at("BM"), params.at("BN"), params.at("BK"), params.at("TM"), params.at("TN"), params.at("MINB")};
+inline Config config_from(const gemm::Params& params) { return gemm::config_from(kTunables, params); }
+inline gemm::Params to_params(const Config& c, const gemm::Params& base = {}) {
+  return gemm::to_params(kTunables, c, base);
 }
 
 GEMM_HD LaunchShape launch_shape(const GemmShape& shape, const Config& c) {

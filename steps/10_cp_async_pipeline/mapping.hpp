@@ -20,6 +20,7 @@
 #include "dispatch.hpp"
 #include "hd.hpp"
 #include "trace.hpp"
+#include "tunables.hpp"
 
 namespace step10 {
 
@@ -45,6 +46,20 @@ struct Config {
     return bm == o.bm && bn == o.bn && bk == o.bk && wm == o.wm && wn == o.wn && tm == o.tm && tn == o.tn &&
            stages == o.stages && min_blocks == o.min_blocks;
   }
+};
+
+// The tunables, each declared here once (--param NAME=value, --help, the results file, the traced
+// registry: common/host/tunables.hpp); their values are kConfigs' fields.
+inline constexpr gemm::Tunable<Config> kTunables[] = {
+    {"BM", &Config::bm, "rows of C per block"},
+    {"BN", &Config::bn, "columns of C per block"},
+    {"BK", &Config::bk, "depth of the shared tiles"},
+    {"WM", &Config::wm, "rows of C per warp"},
+    {"WN", &Config::wn, "columns of C per warp"},
+    {"TM", &Config::tm, "rows of C per thread"},
+    {"TN", &Config::tn, "columns of C per thread (results per thread = TM*TN)"},
+    {"STAGES", &Config::stages, "shared-memory buffers in the pipeline (2 = double buffering)"},
+    {"MINB", &Config::min_blocks, "blocks per SM the compiler must fit (__launch_bounds__; caps registers)"},
 };
 
 GEMM_HD constexpr int warps(const Config& c) { return (c.bm / c.wm) * (c.bn / c.wn); }
@@ -101,10 +116,7 @@ inline const char* config_rule(const Config& c) {
   return "this combination is not compiled in; see the list in steps/10_cp_async_pipeline/mapping.hpp (--help)";
 }
 
-inline Config config_from(const std::map<std::string, int>& params) {
-  return {params.at("BM"), params.at("BN"), params.at("BK"), params.at("WM"),    params.at("WN"),
-          params.at("TM"), params.at("TN"), params.at("STAGES"), params.at("MINB")};
-}
+inline Config config_from(const gemm::Params& params) { return gemm::config_from(kTunables, params); }
 
 // The tiles of C, cut BM x BN, one block each: the tile row in blockIdx.x, so that blocks that run at
 // the same time share their tile of B and walk down A.
@@ -134,9 +146,8 @@ inline Config config_for_shape(const GemmShape& shape, int sms) {
   return waves(shape, tall, sms) < waves(shape, wide, sms) ? tall : wide;
 }
 
-inline std::map<std::string, int> to_params(const Config& c) {
-  return {{"BM", c.bm}, {"BN", c.bn}, {"BK", c.bk},         {"WM", c.wm},        {"WN", c.wn},
-          {"TM", c.tm}, {"TN", c.tn}, {"STAGES", c.stages}, {"MINB", c.min_blocks}};
+inline gemm::Params to_params(const Config& c, const gemm::Params& base = {}) {
+  return gemm::to_params(kTunables, c, base);
 }
 
 GEMM_HD bool vector_bc(const GemmShape& shape) { return shape.n % kChunk == 0; }

@@ -25,6 +25,7 @@
 #include "dispatch.hpp"
 #include "hd.hpp"
 #include "trace.hpp"
+#include "tunables.hpp"
 
 namespace step11 {
 
@@ -50,6 +51,22 @@ struct Config {
     return bm == o.bm && bn == o.bn && bk == o.bk && wm == o.wm && wn == o.wn && tm == o.tm && tn == o.tn &&
            stages == o.stages && min_blocks == o.min_blocks;
   }
+};
+
+// The tunables, each declared here once (--param NAME=value, --help, the results file, the traced
+// registry: common/host/tunables.hpp); their values are kConfigs' fields.
+inline constexpr gemm::Tunable<Config> kTunables[] = {
+    {"BM", &Config::bm, "rows of C per block"},
+    {"BN", &Config::bn, "columns of C per block"},
+    {"BK", &Config::bk, "depth of the shared tiles"},
+    {"WM", &Config::wm, "rows of C per warp"},
+    {"WN", &Config::wn, "columns of C per warp"},
+    {"TM", &Config::tm, "rows of C per thread"},
+    {"TN", &Config::tn, "columns of C per thread (results per thread = TM*TN)"},
+    {"STAGES", &Config::stages, "shared-memory buffers in the pipeline (2 = double buffering)"},
+    {"MINB", &Config::min_blocks, "blocks per SM the compiler must fit (__launch_bounds__; caps registers)"},
+    // No field of Config, so neither in kConfigs nor in the traced registry: SPLIT picks the launches (split_rule).
+    {"SPLIT", nullptr, "1: a partial last wave of tiles is split along k over all SMs; 0: every tile whole", 1},
 };
 
 GEMM_HD constexpr int warps(const Config& c) { return (c.bm / c.wm) * (c.bn / c.wn); }
@@ -106,10 +123,7 @@ inline const char* config_rule(const Config& c) {
   return "this combination is not compiled in; see the list in steps/11_split_k_tail/mapping.hpp (--help)";
 }
 
-inline Config config_from(const std::map<std::string, int>& params) {
-  return {params.at("BM"), params.at("BN"), params.at("BK"), params.at("WM"),    params.at("WN"),
-          params.at("TM"), params.at("TN"), params.at("STAGES"), params.at("MINB")};
-}
+inline Config config_from(const gemm::Params& params) { return gemm::config_from(kTunables, params); }
 
 // The tiles of C, cut BM x BN, numbered down the columns of tiles (tile % tiles_m is the tile row):
 // blocks that run at the same time share their tile of B and walk down A, as a 2D grid with the
@@ -150,9 +164,8 @@ inline Config config_for_shape(const GemmShape& shape, int sms) {
   return waves(shape, tall, sms) < waves(shape, wide, sms) ? tall : wide;
 }
 
-inline std::map<std::string, int> to_params(const Config& c) {
-  return {{"BM", c.bm}, {"BN", c.bn}, {"BK", c.bk},         {"WM", c.wm},        {"WN", c.wn},
-          {"TM", c.tm}, {"TN", c.tn}, {"STAGES", c.stages}, {"MINB", c.min_blocks}};
+inline gemm::Params to_params(const Config& c, const gemm::Params& base = {}) {
+  return gemm::to_params(kTunables, c, base);
 }
 
 // The SPLIT tunable, which picks the launches rather than a compiled kernel: 1 (the default) cuts

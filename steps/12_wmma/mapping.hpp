@@ -19,6 +19,7 @@
 #include "gemm_types.hpp"
 #include "hd.hpp"
 #include "trace.hpp"
+#include "tunables.hpp"
 
 namespace step12 {
 
@@ -38,6 +39,16 @@ struct Config {
   GEMM_HD constexpr bool operator==(const Config& o) const {
     return bm == o.bm && bn == o.bn && bk == o.bk && wm == o.wm && wn == o.wn;
   }
+};
+
+// The tunables, each declared here once (--param NAME=value, --help, the results file, the traced
+// registry: common/host/tunables.hpp); their values are kConfigs' fields.
+inline constexpr gemm::Tunable<Config> kTunables[] = {
+    {"BM", &Config::bm, "rows of C per block (16 with WM=16 and BN=BK=WN=16: the minimal one-warp kernel)"},
+    {"BN", &Config::bn, "columns of C per block"},
+    {"BK", &Config::bk, "depth of the shared tiles (a multiple of 16)"},
+    {"WM", &Config::wm, "rows of C per warp (a multiple of 16)"},
+    {"WN", &Config::wn, "columns of C per warp (a multiple of 16)"},
 };
 
 GEMM_HD constexpr int warps(const Config& c) { return (c.bm / c.wm) * (c.bn / c.wn); }
@@ -63,8 +74,9 @@ inline const char* config_rule(const Config& c) {
   return "this combination is not compiled in; see the list in steps/12_wmma/mapping.hpp (--help)";
 }
 
-inline Config config_from(const std::map<std::string, int>& params) {
-  return {params.at("BM"), params.at("BN"), params.at("BK"), params.at("WM"), params.at("WN")};
+inline Config config_from(const gemm::Params& params) { return gemm::config_from(kTunables, params); }
+inline gemm::Params to_params(const Config& c, const gemm::Params& base = {}) {
+  return gemm::to_params(kTunables, c, base);
 }
 
 GEMM_HD LaunchShape launch_shape(const GemmShape& shape, const Config& c) {

@@ -3,24 +3,14 @@
 #include "kernel.cuh"
 
 int main(int argc, char** argv) {
-  const step13::Config d = step13::kConfigs[0];  // see config_for_gpu for GPUs where it does not fit
   gemm::TcStepDescription step;
   step.name = "13_wmma_pipeline";
   step.title = "step 10's cp.async pipeline feeding the WMMA tensor cores: k-tiles copied STAGES ahead (sm_80+)";
   step.min_cc = 80;  // cp.async
-  step.params = {{"BM", d.bm, "rows of C per block"},
-                 {"BN", d.bn, "columns of C per block"},
-                 {"BK", d.bk, "depth of the shared tiles (a multiple of 16)"},
-                 {"WM", d.wm, "rows of C per warp (a multiple of 16)"},
-                 {"WN", d.wn, "columns of C per warp (a multiple of 16)"},
-                 {"STAGES", d.stages, "k-tiles in flight in shared memory (2..8)"}};
-  step.check_params = [](const gemm::Params& params) {
-    return std::string(step13::config_rule(step13::config_from(params)));
-  };
+  step.params = gemm::param_specs(step13::kTunables, step13::kConfigs[0]);  // see config_for_gpu for GPUs where it does not fit
+  step.check_params = gemm::params_rule(step13::kTunables, step13::config_rule);
   step.shape_rule = gemm::tc_aligned_rows_rule;  // cp.async copies whole 16-byte chunks of the stored rows
-  step.launch_shape = [](const gemm::GemmShape& shape, const gemm::Params& params) {
-    return step13::launch_shape(shape, step13::config_from(params));
-  };
+  step.launch_shape = gemm::params_launch_shape(step13::kTunables, step13::launch_shape);
   step.params_for_gpu = [](const gemm::Params&, int shared_limit) {
     return step13::to_params(step13::config_for_gpu(shared_limit));
   };

@@ -19,8 +19,8 @@
 
 #include "dispatch.hpp"
 #include "hd.hpp"
-#include "options.hpp"
 #include "trace.hpp"
+#include "tunables.hpp"
 
 namespace step13 {
 
@@ -42,6 +42,17 @@ struct Config {
   GEMM_HD constexpr bool operator==(const Config& o) const {
     return bm == o.bm && bn == o.bn && bk == o.bk && wm == o.wm && wn == o.wn && stages == o.stages;
   }
+};
+
+// The tunables, each declared here once (--param NAME=value, --help, the results file, the traced
+// registry: common/host/tunables.hpp); their values are kConfigs' fields.
+inline constexpr gemm::Tunable<Config> kTunables[] = {
+    {"BM", &Config::bm, "rows of C per block"},
+    {"BN", &Config::bn, "columns of C per block"},
+    {"BK", &Config::bk, "depth of the shared tiles (a multiple of 16)"},
+    {"WM", &Config::wm, "rows of C per warp (a multiple of 16)"},
+    {"WN", &Config::wn, "columns of C per warp (a multiple of 16)"},
+    {"STAGES", &Config::stages, "k-tiles in flight in shared memory (2..8)"},
 };
 
 GEMM_HD constexpr int warps(const Config& c) { return (c.bm / c.wm) * (c.bn / c.wn); }
@@ -101,11 +112,9 @@ inline const char* config_rule(const Config& c) {
   return "this combination is not compiled in; see the list in steps/13_wmma_pipeline/mapping.hpp (--help)";
 }
 
-inline Config config_from(const std::map<std::string, int>& params) {
-  return {params.at("BM"), params.at("BN"), params.at("BK"), params.at("WM"), params.at("WN"), params.at("STAGES")};
-}
-inline std::map<std::string, int> to_params(const Config& c) {
-  return {{"BM", c.bm}, {"BN", c.bn}, {"BK", c.bk}, {"WM", c.wm}, {"WN", c.wn}, {"STAGES", c.stages}};
+inline Config config_from(const gemm::Params& params) { return gemm::config_from(kTunables, params); }
+inline gemm::Params to_params(const Config& c, const gemm::Params& base = {}) {
+  return gemm::to_params(kTunables, c, base);
 }
 // What runs when no --param is given, on a GPU whose blocks may have `shared_limit` bytes of
 // shared memory: the first configuration in list order that fits.

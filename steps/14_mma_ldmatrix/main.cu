@@ -3,25 +3,15 @@
 #include "kernel.cuh"
 
 int main(int argc, char** argv) {
-  const step14::Config d = step14::kConfigs[0];  // see config_for_gpu for GPUs where it does not fit
   gemm::TcStepDescription step;
   step.name = "14_mma_ldmatrix";
   step.title = "mma.sync m16n8k16 fed by ldmatrix (.trans for transposed operands) from swizzled tiles that "
                "cp.async fills STAGES k-tiles ahead (sm_80+)";
   step.min_cc = 80;  // cp.async, mma.sync m16n8k16
-  step.params = {{"BM", d.bm, "rows of C per block (a multiple of 64)"},
-                 {"BN", d.bn, "columns of C per block (a multiple of 64)"},
-                 {"BK", d.bk, "depth of the shared tiles (32 or a multiple of 64)"},
-                 {"WM", d.wm, "rows of C per warp (a multiple of 16)"},
-                 {"WN", d.wn, "columns of C per warp (a multiple of 16)"},
-                 {"STAGES", d.stages, "k-tiles in flight in shared memory"}};
-  step.check_params = [](const gemm::Params& params) {
-    return std::string(step14::config_rule(step14::config_from(params)));
-  };
+  step.params = gemm::param_specs(step14::kTunables, step14::kConfigs[0]);  // see config_for_gpu for GPUs where it does not fit
+  step.check_params = gemm::params_rule(step14::kTunables, step14::config_rule);
   step.shape_rule = gemm::tc_aligned_rows_rule;
-  step.launch_shape = [](const gemm::GemmShape& shape, const gemm::Params& params) {
-    return step14::launch_shape(shape, step14::config_from(params));
-  };
+  step.launch_shape = gemm::params_launch_shape(step14::kTunables, step14::launch_shape);
   step.params_for_gpu = [](const gemm::Params&, int shared_limit) {
     return step14::to_params(step14::config_for_gpu(shared_limit));
   };

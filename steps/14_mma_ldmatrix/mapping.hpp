@@ -22,6 +22,7 @@
 #include "gemm_types.hpp"
 #include "hd.hpp"
 #include "trace.hpp"
+#include "tunables.hpp"
 
 namespace step14 {
 
@@ -43,6 +44,17 @@ struct Config {
   GEMM_HD constexpr bool operator==(const Config& o) const {
     return bm == o.bm && bn == o.bn && bk == o.bk && wm == o.wm && wn == o.wn && stages == o.stages;
   }
+};
+
+// The tunables, each declared here once (--param NAME=value, --help, the results file, the traced
+// registry: common/host/tunables.hpp); their values are kConfigs' fields.
+inline constexpr gemm::Tunable<Config> kTunables[] = {
+    {"BM", &Config::bm, "rows of C per block (a multiple of 64)"},
+    {"BN", &Config::bn, "columns of C per block (a multiple of 64)"},
+    {"BK", &Config::bk, "depth of the shared tiles (32 or a multiple of 64)"},
+    {"WM", &Config::wm, "rows of C per warp (a multiple of 16)"},
+    {"WN", &Config::wn, "columns of C per warp (a multiple of 16)"},
+    {"STAGES", &Config::stages, "k-tiles in flight in shared memory"},
 };
 
 GEMM_HD constexpr int warps(const Config& c) { return (c.bm / c.wm) * (c.bn / c.wn); }
@@ -124,11 +136,9 @@ inline const char* config_rule(const Config& c) {
   return "this combination is not compiled in; see the list in steps/14_mma_ldmatrix/mapping.hpp (--help)";
 }
 
-inline Config config_from(const std::map<std::string, int>& params) {
-  return {params.at("BM"), params.at("BN"), params.at("BK"), params.at("WM"), params.at("WN"), params.at("STAGES")};
-}
-inline std::map<std::string, int> to_params(const Config& c) {
-  return {{"BM", c.bm}, {"BN", c.bn}, {"BK", c.bk}, {"WM", c.wm}, {"WN", c.wn}, {"STAGES", c.stages}};
+inline Config config_from(const gemm::Params& params) { return gemm::config_from(kTunables, params); }
+inline gemm::Params to_params(const Config& c, const gemm::Params& base = {}) {
+  return gemm::to_params(kTunables, c, base);
 }
 // What runs when no --param is given, on a GPU whose blocks may have `shared_limit` bytes of
 // shared memory: the first configuration in list order whose stages fit.

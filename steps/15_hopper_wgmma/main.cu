@@ -3,22 +3,14 @@
 #include "kernel.cuh"
 
 int main(int argc, char** argv) {
-  const step15::Config d = step15::kConfigs[0];
   gemm::TcStepDescription step;
   step.name = "15_hopper_wgmma";
   step.title = "wgmma from 128-byte-swizzled tiles that TMA copies STAGES k-tiles ahead; a producer warpgroup and "
                "consumer warpgroups on mbarriers; one persistent block per SM (sm_90a)";
   step.min_cc = 90;
   step.only_cc = 90;  // sm_90a code runs on compute capability 9.0 only
-  step.params = {{"BM", d.bm, "rows of C per block: 64 per consumer warpgroup (64 or 128)"},
-                 {"BN", d.bn, "columns of C per block: the n of each wgmma (64..256, a multiple of 64)"},
-                 {"BK", d.bk, "depth of the shared tiles (64: one 128-byte swizzled row)"},
-                 {"STAGES", d.stages, "k-tiles in flight in shared memory"},
-                 {"GROUP_M", d.group_m, "tile rows walked together by the persistent blocks (L2 reuse)"},
-                 {"CLUSTER", d.cluster, "blocks per cluster on tiles one above the other, sharing B (1 or 2)"}};
-  step.check_params = [](const gemm::Params& params) {
-    return std::string(step15::config_rule(step15::config_from(params)));
-  };
+  step.params = gemm::param_specs(step15::kTunables, step15::kConfigs[0]);
+  step.check_params = gemm::params_rule(step15::kTunables, step15::config_rule);
   step.shape_rule = gemm::tc_aligned_rows_rule;  // TMA: every stored row starts on 16 bytes
   step.launch_shape = [](const gemm::GemmShape& shape, const gemm::Params& params) {
     const step15::Config cfg = step15::config_from(params);

@@ -24,6 +24,7 @@
 #include "gemm_types.hpp"
 #include "hd.hpp"
 #include "trace.hpp"
+#include "tunables.hpp"
 
 namespace step15 {
 
@@ -51,6 +52,17 @@ struct Config {
     return bm == o.bm && bn == o.bn && bk == o.bk && stages == o.stages && group_m == o.group_m &&
            cluster == o.cluster;
   }
+};
+
+// The tunables, each declared here once (--param NAME=value, --help, the results file, the traced
+// registry: common/host/tunables.hpp); their values are kConfigs' fields.
+inline constexpr gemm::Tunable<Config> kTunables[] = {
+    {"BM", &Config::bm, "rows of C per block: 64 per consumer warpgroup (64 or 128)"},
+    {"BN", &Config::bn, "columns of C per block: the n of each wgmma (64..256, a multiple of 64)"},
+    {"BK", &Config::bk, "depth of the shared tiles (64: one 128-byte swizzled row)"},
+    {"STAGES", &Config::stages, "k-tiles in flight in shared memory"},
+    {"GROUP_M", &Config::group_m, "tile rows walked together by the persistent blocks (L2 reuse)"},
+    {"CLUSTER", &Config::cluster, "blocks per cluster on tiles one above the other, sharing B (1 or 2)"},
 };
 
 // One producer warpgroup (one thread issues the copies) and one consumer warpgroup per 64 rows.
@@ -102,11 +114,9 @@ inline const char* config_rule(const Config& c) {
   return "this combination is not compiled in; see the list in steps/15_hopper_wgmma/mapping.hpp (--help)";
 }
 
-inline Config config_from(const std::map<std::string, int>& params) {
-  return {params.at("BM"), params.at("BN"), params.at("BK"), params.at("STAGES"), params.at("GROUP_M"), params.at("CLUSTER")};
-}
-inline std::map<std::string, int> to_params(const Config& c) {
-  return {{"BM", c.bm}, {"BN", c.bn}, {"BK", c.bk}, {"STAGES", c.stages}, {"GROUP_M", c.group_m}, {"CLUSTER", c.cluster}};
+inline Config config_from(const gemm::Params& params) { return gemm::config_from(kTunables, params); }
+inline gemm::Params to_params(const Config& c, const gemm::Params& base = {}) {
+  return gemm::to_params(kTunables, c, base);
 }
 
 // --- The persistent grid and its tile order ------------------------------------------------------

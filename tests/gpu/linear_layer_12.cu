@@ -4,6 +4,6 @@
 
 linear_layer::Step linear_layer::step12() {
   const step12::Config c = step12::kConfigs[0];
-  const gemm::Params params{{"BM", c.bm}, {"BN", c.bn}, {"BK", c.bk}, {"WM", c.wm}, {"WN", c.wn}};
+  const gemm::Params params = step12::to_params(c);
   return {"12_wmma", 75, 0, [params](const gemm::TcProblem& p, cudaStream_t s) { step12::launch(p, params, s); }};
 }

@@ -72,7 +72,7 @@ TEST(Mapping08, InnerLoopIsConflictFree) {
   gemm::TraceProblem problem;
   problem.shape = {256, 256, 256};
   const step08::Config d = step08::kConfigs[0];
-  problem.params = {{"BM", d.bm}, {"BN", d.bn}, {"BK", d.bk}, {"TM", d.tm}, {"TN", d.tn}, {"MINB", d.min_blocks}};
+  problem.params = step08::to_params(d);
   int loads = 0;
   step08::trace_warp(problem, {0, 0, 0}, 0, [&](const gemm::TraceInstruction& i) {
     if (i.access.space != gemm::Space::shared || i.access.access != gemm::Access::load || i.iteration != 0) return;
@@ -90,7 +90,7 @@ TEST(Mapping08, TransposedAStoresConflictBKOver4Ways) {
   for (const step08::Config& c : step08::kConfigs) {
     gemm::TraceProblem problem;
     problem.shape = {256, 256, 256};
-    problem.params = {{"BM", c.bm}, {"BN", c.bn}, {"BK", c.bk}, {"TM", c.tm}, {"TN", c.tn}, {"MINB", c.min_blocks}};
+    problem.params = step08::to_params(c);
     int a_stores = 0;
     step08::trace_warp(problem, {0, 0, 0}, 0, [&](const gemm::TraceInstruction& i) {
       if (i.access.space != gemm::Space::shared || i.access.access != gemm::Access::store || i.iteration != 0) return;

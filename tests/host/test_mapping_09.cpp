@@ -58,8 +58,7 @@ gemm::TraceProblem default_problem(const gemm::GemmShape& shape) {
   gemm::TraceProblem problem;
   problem.shape = shape;
   const step09::Config d = step09::kConfigs[0];
-  problem.params = {{"BM", d.bm}, {"BN", d.bn}, {"BK", d.bk}, {"WM", d.wm},
-                    {"WN", d.wn}, {"TM", d.tm}, {"TN", d.tn}, {"MINB", d.min_blocks}};
+  problem.params = step09::to_params(d);
   return problem;
 }
 }  // namespace
@@ -112,7 +111,7 @@ TEST(Mapping09, InnerLoopNeedsFewerWavefrontsThanStep08) {
   gemm::TraceProblem p08;
   p08.shape = {256, 256, 256};
   const step08::Config d = step08::kConfigs[0];
-  p08.params = {{"BM", d.bm}, {"BN", d.bn}, {"BK", d.bk}, {"TM", d.tm}, {"TN", d.tn}, {"MINB", d.min_blocks}};
+  p08.params = step08::to_params(d);
   EXPECT_LT(inner_wavefronts(step09::trace_warp, default_problem({256, 256, 256})),
             inner_wavefronts(step08::trace_warp, p08));
 }
@@ -123,8 +122,7 @@ TEST(Mapping09, TransposedAStoresConflictAsInStep08) {
   for (const step09::Config& c : step09::kConfigs) {
     gemm::TraceProblem problem;
     problem.shape = {256, 256, 256};
-    problem.params = {{"BM", c.bm}, {"BN", c.bn}, {"BK", c.bk}, {"WM", c.wm},
-                      {"WN", c.wn}, {"TM", c.tm}, {"TN", c.tn}, {"MINB", c.min_blocks}};
+    problem.params = step09::to_params(c);
     int a_stores = 0;
     step09::trace_warp(problem, {0, 0, 0}, 0, [&](const gemm::TraceInstruction& i) {
       if (i.operand != gemm::Operand::smem_A || i.access.access != gemm::Access::store || i.iteration != 0) return;

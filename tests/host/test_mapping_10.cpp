@@ -125,8 +125,7 @@ TEST(Mapping10, PaddingTakesTheConflictOutOfTheTransposedStoresOfA) {
   const step09::Config& c09 = step09::kConfigs[0];
   gemm::TraceProblem problem09;
   problem09.shape = {256, 256, 256};
-  problem09.params = {{"BM", c09.bm}, {"BN", c09.bn}, {"BK", c09.bk}, {"WM", c09.wm},
-                      {"WN", c09.wn}, {"TM", c09.tm}, {"TN", c09.tn}, {"MINB", c09.min_blocks}};
+  problem09.params = step09::to_params(c09);
   int stores09 = 0;
   step09::trace_warp(problem09, {0, 0, 0}, 0, [&](const gemm::TraceInstruction& i) {
     if (i.operand != gemm::Operand::smem_A || i.access.access != gemm::Access::store) return;

@@ -98,7 +98,7 @@ gemm::TraceProblem problem11(const step12::Config& c, const gemm::GemmShape& s, 
   p.shape = s;
   p.layout = layout;
   p.beta = beta;
-  p.params = {{"BM", c.bm}, {"BN", c.bn}, {"BK", c.bk}, {"WM", c.wm}, {"WN", c.wn}};
+  p.params = step12::to_params(c);
   return p;
 }
 
