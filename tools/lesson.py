@@ -35,6 +35,11 @@ NEW_INSTRUCTION_FAMILY = {
 }
 
 
+def usage_error(message):
+    print(f"lesson: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
 def step_folders():
     return sorted(p for p in glob.glob(os.path.join(STEPS, "[0-9][0-9]_*")) if os.path.isdir(p))
 
@@ -42,7 +47,7 @@ def step_folders():
 def folder_of(number):
     matches = [p for p in step_folders() if os.path.basename(p).startswith(number.zfill(2) + "_")]
     if not matches:
-        raise SystemExit(f"lesson: no step {number} under steps/ (tools/lesson.py --stat lists them)")
+        usage_error(f"no step {number} under steps/ (tools/lesson.py --stat lists them)")
     return matches[0]
 
 
@@ -50,7 +55,7 @@ def previous_of(folder):
     folders = step_folders()
     index = folders.index(folder)
     if index == 0:
-        raise SystemExit(f"lesson: {os.path.basename(folder)} is the first step: nothing comes before it")
+        usage_error(f"{os.path.basename(folder)} is the first step: nothing comes before it")
     return folders[index - 1]
 
 

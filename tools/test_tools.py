@@ -14,6 +14,7 @@ import check_doc_links  # noqa: E402
 import check_model_ncu  # noqa: E402
 import clock_watch  # noqa: E402
 import ladder  # noqa: E402
+import lesson  # noqa: E402
 import render_docs  # noqa: E402
 import results_lib  # noqa: E402
 
@@ -197,6 +198,29 @@ class LadderTest(unittest.TestCase):
     def test_a_missing_file_is_an_error(self):
         with contextlib.redirect_stderr(io.StringIO()):
             self.assertEqual(ladder.main(["/nonexistent/results.json"]), 2)
+
+
+
+class LessonTest(unittest.TestCase):
+    def test_a_step_against_itself_changes_nothing(self):
+        folder = lesson.folder_of("10")
+        self.assertEqual(lesson.changed_lines(lesson.lesson_diff(folder, folder)), 0)
+
+    def test_the_step_number_is_normalized(self):
+        lines = lesson.normalized(lesson.folder_of("10"), "mapping.hpp")
+        self.assertTrue(any("stepNN" in line for line in lines))
+        self.assertFalse(any("step10" in line for line in lines))
+
+    def test_every_lesson_is_listed_in_ladder_order(self):
+        rows = lesson.stat_rows()  # step 00 has no kernel: the first lesson is 01 -> 02
+        self.assertEqual(rows[0][:2], ("01_naive", "02_gmem_coalescing"))
+        self.assertTrue(all(before < after for before, after, _ in rows))
+        self.assertTrue(all(lines > 0 for _, _, lines in rows))
+
+    def test_an_unknown_step_is_bad_usage(self):
+        with contextlib.redirect_stderr(io.StringIO()), self.assertRaises(SystemExit) as raised:
+            lesson.main(["99"])
+        self.assertEqual(raised.exception.code, 2)
 
 
 class DocCommandsTest(unittest.TestCase):
