@@ -8,7 +8,7 @@ Prints which shapes ran other tunables than the defaults. Tensor-core steps run 
 in their default layout, NN. Exit 77 when the step finds no GPU it can
 run on (CTest: skipped).
 
-    tests/check_params_by_shape.py build/bin/15_hopper_wgmma build/bin/model_predict 1000x1000x1000 2056x4104x64
+    tests/check_params_by_shape.py build/bin/18_tma_store_epilogue build/bin/model_predict 1000x1000x1000 2056x4104x64
 """
 import os
 import subprocess

@@ -5,7 +5,7 @@ at small shapes, compares the measured counters with model_predict's, and writes
 
 Agreement: exact for the bank demos, within 2% for the GEMM steps. Exits 0 when all agree, 1 when
 one does not, 77 when there is no GPU or no ncu (CTest: skipped). A program the GPU cannot run (it
-exits 77: step 15 needs compute capability 9.0) is skipped and listed as such in the file.
+exits 77: step 18 needs compute capability 9.0) is skipped and listed as such in the file.
 
     tools/check_model_ncu.py --build build --out docs/results
     tools/check_model_ncu.py --build build --check-shipped docs/results   # no GPU: is the file current?
@@ -28,7 +28,7 @@ from bench_all import git_commit, slug  # noqa: E402
 # instructions (smsp__sass_*): the wavefronts of those instructions, and the instructions executed
 # with at least one thread predicated on. The unit-level counters (l1tex__data_pipe_lsu_wavefronts_*,
 # smsp__inst_executed_op_*) also count what no instruction of the kernel's shared-memory accesses
-# issues: traffic of step 15's mbarriers and copy engine, a run-to-run excess of up to a percent in
+# issues: traffic of step 18's mbarriers and copy engine, a run-to-run excess of up to a percent in
 # the bank demos, and instructions that ptxas predicates off for every thread (@!PT LDS RZ, [RZ];
 # the last k-tile's ldmatrix in step 14). docs/access-model.md, "Checked against the hardware".
 # cp.async (SASS LDGSTS) is one instruction that reads global memory and writes shared memory; the
@@ -56,7 +56,7 @@ GEMM_CASES = [(0.0, ["128x128x128"]), (0.5, ["33x17x45", "100x75x64"])]
 GEMM_CASES_FOR = {"12_wmma": [(0.0, ["128x128x128"]), (0.5, ["40x24x48", "104x72x64"])],
                   "13_wmma_pipeline": [(0.0, ["128x128x128"]), (0.5, ["40x24x48", "104x72x64"])],
                   "14_mma_ldmatrix": [(0.0, ["128x128x128"]), (0.5, ["40x24x48", "104x72x64"])],
-                  "15_hopper_wgmma": [(0.0, ["128x128x128", "264x520x64"]), (0.5, ["40x24x48", "104x72x64", "264x520x64"])]}
+                  "18_tma_store_epilogue": [(0.0, ["128x128x128", "264x520x64"]), (0.5, ["40x24x48", "104x72x64", "264x520x64"])]}
 GEMM_TOLERANCE = 0.02
 # Arguments a step's profiled runs need so that they run what the model draws. Step 11 splits the
 # tiles of a partial last wave along k (a second kernel, not traced); at these small shapes every
@@ -100,7 +100,7 @@ def have_gpu():
 
 
 class NoSuitableGpu(Exception):
-    """The program exited 77: the GPU present cannot run it (step 15 needs compute capability 9.0)."""
+    """The program exited 77: the GPU present cannot run it (step 18 needs compute capability 9.0)."""
 
 
 def measure(ncu, program_args, kernel):

@@ -415,7 +415,7 @@ std::string swizzle_14() {
 // ---- (d) Step 15: producer and consumers hand stages over through mbarriers -------------------------
 
 std::string handoff_15() {
-  using namespace step15;
+  using namespace step18;
   const Config c = kConfigs[0];
   const int stages = c.stages, k_tiles = 2 * stages + 2, consumer_groups = consumers(c);
   const int consumer_warps = consumer_groups * 4;

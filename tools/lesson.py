@@ -6,7 +6,7 @@
     tools/lesson.py --stat         # the size of every lesson, one line a step
     tools/lesson.py --check        # exits 1 where a lesson after step 09 is larger than its bound
 
-A step's lesson is its mapping.hpp, kernel.cuh and any other header of its folder (wgmma.cuh)
+A step's lesson is its mapping.hpp, kernel.cuh and any other header of its folder (e.g. a generated header)
 against the same files of the step before; main.cu is the step's description, not its lesson. The
 step's own number (namespace stepNN, "Step NN" in comments) is written `stepNN` on both sides, so
 that renaming alone shows nothing. Exit codes: 0, 1 (--check: a lesson over its bound), 2 bad usage.
@@ -31,7 +31,7 @@ NEW_INSTRUCTION_FAMILY = {
     "13": "cp.async reaches the tensor-core kernel and cannot transpose: step 12's copy mapping is replaced "
           "(tiles kept as stored, transposed operands read as col_major fragments)",
     "14": "mma.sync and ldmatrix replace the WMMA API: fragments and swizzled tiles by hand",
-    "15": "Hopper arrives: TMA, mbarriers, wgmma (to be cut into steps 15-18)",
+    "15": "Hopper arrives: TMA copies, mbarriers and wgmma replace cp.async, ldmatrix and mma.sync",
 }
 
 

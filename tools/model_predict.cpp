@@ -4,8 +4,8 @@
 //   model_predict --step 01_naive --shape 256x256x256 --beta 0.5
 //   model_predict --step 03_smem_banks_square --variant row_col
 //   model_predict --configs 07_2d_blocktiling    (the compiled --param combinations)
-//   model_predict --defaults 15_hopper_wgmma     (the tunables it predicts with when none are given)
-//   model_predict --step 15_hopper_wgmma --shape 1000x1000x1000 --sms 132 --run-params
+//   model_predict --defaults 18_tma_store_epilogue     (the tunables it predicts with when none are given)
+//   model_predict --step 18_tma_store_epilogue --shape 1000x1000x1000 --sms 132 --run-params
 //                                                (the tunables the program runs that shape with;
 //                                                 --layout nn|nt|tn for a tensor-core step, default nn)
 //

@@ -77,7 +77,7 @@ PICTURES = [
     ("viewer-14-access.png", ["--panel", "access", "--step", "14_mma_ldmatrix", "--shape", "128x256x64",
                               "--defaults", "--iteration", "0", "--instruction", "28"]),
     # 15: a consumer warp's first staging write of the epilogue.
-    ("viewer-15-access.png", ["--panel", "access", "--step", "15_hopper_wgmma", "--shape", "128x256x64",
+    ("viewer-18-access.png", ["--panel", "access", "--step", "18_tma_store_epilogue", "--shape", "128x256x64",
                               "--warp", "4", "--iteration", "0", "--instruction", "0"]),
     # docs/viewer.md: the whole window, and the performance panel.
     ("viewer-all.png", ["--panel", "all", "--step", "09_warptiling", "--shape", "128x128x32", "--warp", "1",

@@ -232,13 +232,13 @@ class DocCommandsTest(unittest.TestCase):
                              "build/bin/14_mma_ldmatrix --param BK=32 --layout tn   # a comment\n"
                              "$ build/bin/14_mma_ldmatrix --shapes 16x33x16\n"
                              "build/bin/gemm_viewer --help\n"
-                             "tools/clock_watch.py --interval-ms 10 -- build/bin/15_hopper_wgmma --size 8192\n"
+                             "tools/clock_watch.py --interval-ms 10 -- build/bin/18_tma_store_epilogue --size 8192\n"
                              "```\n"
                              "```\nbuild/bin/01_naive\n```\n")
             found = check_doc_commands.doc_commands(docs)
         self.assertEqual([(program, arguments) for _, _, program, arguments in found],
                          [("14_mma_ldmatrix", ["--param", "BK=32", "--layout", "tn"]),
-                          ("15_hopper_wgmma", ["--size", "8192"])])
+                          ("18_tma_store_epilogue", ["--size", "8192"])])
         self.assertEqual(found[0][1], 3)
 
 
@@ -251,13 +251,13 @@ class ProfilerTest(unittest.TestCase):
         return path
 
     def test_a_program_this_gpu_cannot_run_is_skipped_not_an_error(self):
-        # Exit 77 (no suitable GPU: step 15 on a GPU other than compute capability 9.0) is its own
+        # Exit 77 (no suitable GPU: step 18 on a GPU other than compute capability 9.0) is its own
         # exception, which the tool records as skipped; any other failure stays an error.
         with tempfile.TemporaryDirectory() as folder:
             with self.assertRaises(check_model_ncu.NoSuitableGpu):
-                check_model_ncu.measure(self.fake_ncu(folder, 77), ["build/bin/15_hopper_wgmma"], "hopper_gemm")
+                check_model_ncu.measure(self.fake_ncu(folder, 77), ["build/bin/18_tma_store_epilogue"], "hopper_gemm")
             with self.assertRaises(RuntimeError):
-                check_model_ncu.measure(self.fake_ncu(folder, 3), ["build/bin/15_hopper_wgmma"], "hopper_gemm")
+                check_model_ncu.measure(self.fake_ncu(folder, 3), ["build/bin/18_tma_store_epilogue"], "hopper_gemm")
 
     def test_a_folder_without_comparison_files_is_an_error_not_a_pass(self):
         # --check-shipped must not pass when there is nothing to check.

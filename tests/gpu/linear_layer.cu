@@ -57,8 +57,8 @@ Step step_named(const std::string& name) {
   if (name == "12") return linear_layer::step12();
   if (name == "13") return linear_layer::step13();
   if (name == "14") return linear_layer::step14();
-  if (name == "15") return linear_layer::step15();
-  throw gemm::UsageError("unknown step '" + name + "': use 12, 13, 14 or 15 (usage: linear_layer_test STEP f16|bf16)");
+  if (name == "18") return linear_layer::step18();
+  throw gemm::UsageError("unknown step '" + name + "': use 12, 13, 14 or 18 (usage: linear_layer_test STEP f16|bf16)");
 }
 
 // One product: ours and cuBLAS on the same device inputs, both against the CPU.

@@ -21,6 +21,6 @@ struct Step {
 Step step12();
 Step step13();
 Step step14();
-Step step15();
+Step step18();
 
 }  // namespace linear_layer

@@ -102,7 +102,7 @@ TEST(Traces, EveryProgramNamesItsIteration) {
     const std::string& unit = program.iteration_unit;
     if (!program.takes_shape) EXPECT_EQ(unit, "repetition") << program.step;
     else if (program.step < "05") EXPECT_EQ(unit, "k =") << program.step;
-    else if (program.step == "15_hopper_wgmma") EXPECT_EQ(unit, "tile") << program.step;
+    else if (program.step == "18_tma_store_epilogue") EXPECT_EQ(unit, "tile") << program.step;
     else EXPECT_EQ(unit, "k-tile") << program.step;
   }
 }

@@ -49,7 +49,7 @@ TEST(Tunables, EveryStepsTableIsConsistent) {
   expect_table_consistent(step12::kTunables, step12::kConfigs);
   expect_table_consistent(step13::kTunables, step13::kConfigs);
   expect_table_consistent(step14::kTunables, step14::kConfigs);
-  expect_table_consistent(step15::kTunables, step15::kConfigs);
+  expect_table_consistent(step18::kTunables, step18::kConfigs);
 }
 
 // The options of step 09 as main.cu listed them by hand before the table: names, order, defaults.
@@ -89,7 +89,7 @@ TEST(Tunables, RegistryEntriesFollowTheTables) {
     if (program.step == "11_split_k_tail") {
       EXPECT_EQ(program.default_params.count("SPLIT"), 0u);
     }
-    if (program.step == "15_hopper_wgmma") {
+    if (program.step == "18_tma_store_epilogue") {
       EXPECT_EQ(program.default_params, (gemm::Params{{"BM", 128}, {"BN", 256}, {"BK", 64}, {"STAGES", 4},
                                                       {"GROUP_M", 16}, {"CLUSTER", 2}}));
     }

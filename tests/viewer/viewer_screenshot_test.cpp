@@ -110,7 +110,7 @@ struct Case {
   float beta = 0.5f;
   int iteration_index = 1;  // which of the warp's distinct iterations
   int instruction = -1;     // -1: the last one of that iteration
-  int warp = -1;  // -1: the first warp that issues memory instructions (step 15: a consumer)
+  int warp = -1;  // -1: the first warp that issues memory instructions (step 18: a consumer)
   gemm::Layout layout = gemm::Layout::nn;  // tensor-core steps
 };
 
@@ -370,9 +370,9 @@ TEST(ViewerScreenshots, FrameTimeAt256x256) {
 }
 
 TEST(ViewerScreenshots, OpensOnTheFirstWarpWithMemoryInstructions) {
-  // Step 15's warps 0-3 are the producer (the copy engine's copies): without --warp the viewer
+  // Step 18's warps 0-3 are the producer (the copy engine's copies): without --warp the viewer
   // shows the first consumer warp; every other step opens on warp 0.
-  const Shot shot13 = run_viewer("first_warp_13", "--step 15_hopper_wgmma --shape 128x256x64");
+  const Shot shot13 = run_viewer("first_warp_13", "--step 18_tma_store_epilogue --shape 128x256x64");
   ASSERT_EQ(shot13.exit_code, 0) << shot13.output;
   EXPECT_EQ(int(shot13.geometry["selection"]["warp"]), 4);
   const Shot shot09 = run_viewer("first_warp_09", "--step 09_warptiling");

@@ -1,5 +1,5 @@
 // Experiment behind docs/performance-log.md (step 11, "The FFMA ceiling, measured"; step 14, "The
-// ceiling of mma.sync on this card"; step 15, "The ceiling of wgmma here"): how fast the multiply
+// ceiling of mma.sync on this card"; step 18, "The ceiling of wgmma here"): how fast the multiply
 // instruction of each ladder can go on this GPU with no memory traffic at all, the most a step
 // built on it could reach.
 //  - FFMA (steps 01-10): 16 independent chains of fused multiply-adds per thread.
@@ -8,12 +8,12 @@
 //  - step 14's inner loop (performance log, step 14 version 13): the same mma.sync fed by ldmatrix
 //    from shared memory one k-step ahead, a 64 x 64 warp tile, 8 warps per SM, with and without the
 //    k-tile barrier; no global memory.
-//  - wgmma.mma_async m64n256k16 bf16 -> f32 (step 15, sm_90a): two warpgroups per SM, both operands
-//    in shared memory, four k-steps a group and one group in flight, as step 15 issues them.
+//  - wgmma.mma_async m64n256k16 bf16 -> f32 (step 18, sm_90a): two warpgroups per SM, both operands
+//    in shared memory, four k-steps a group and one group in flight, as step 18 issues them.
 // Each is launched 20 times (short runs, like a 4096^3 GEMM) and then 400 times back to back (long
 // enough for the card to reach its power limit); the clock is read inside the last launch. On an
 // sm_90 GPU, from the repository root:
-//   nvcc -O3 -arch=sm_90a -std=c++17 -I steps/15_hopper_wgmma -I common/device -I common/host \
+//   nvcc -O3 -arch=sm_90a -std=c++17 -I steps/18_tma_store_epilogue -I common/device -I common/host \
 //     tools/experiments/instruction_ceilings.cu -o instruction_ceilings && ./instruction_ceilings
 #include <cuda_bf16.h>
 
@@ -22,7 +22,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "mapping.hpp"  // step 15's wgmma descriptor
+#include "mapping.hpp"  // step 18's wgmma descriptor
 #include "wgmma.cuh"
 
 namespace {
@@ -135,27 +135,27 @@ __global__ void __launch_bounds__(256, 1) mma_ldmatrix_loop(int iterations, floa
 }
 
 constexpr int kOperandBytes = 8192 + 32768;  // A: 64 rows x 128 bytes; B: 256 rows x 128 bytes
-constexpr int kWgmmaSharedBytes = kOperandBytes + step15::kSwizzleAtomBytes;
+constexpr int kWgmmaSharedBytes = kOperandBytes + step18::kSwizzleAtomBytes;
 
 __global__ void __launch_bounds__(256, 1) wgmma_loop(int iterations, float* out) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   const long long cycles0 = clock64(), ns0 = global_ns();
   extern __shared__ __align__(16) unsigned char shared[];
   const std::uint32_t start = static_cast<std::uint32_t>(__cvta_generic_to_shared(shared));
-  const std::uint32_t base = (start + step15::kSwizzleAtomBytes - 1) & ~std::uint32_t(step15::kSwizzleAtomBytes - 1);
+  const std::uint32_t base = (start + step18::kSwizzleAtomBytes - 1) & ~std::uint32_t(step18::kSwizzleAtomBytes - 1);
   unsigned char* operands = shared + (base - start);
   for (int i = int(threadIdx.x); i < kOperandBytes / 4; i += int(blockDim.x))
     reinterpret_cast<std::uint32_t*>(operands)[i] = bf16_pair(std::uint32_t(i));
   asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");  // visible to the tensor cores
   __syncthreads();
-  const step15::Descriptor k_major{16, step15::kSwizzleAtomBytes};
+  const step18::Descriptor k_major{16, step18::kSwizzleAtomBytes};
   float acc[128] = {};
   for (int i = 0; i < iterations; ++i) {
     asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
 #pragma unroll
     for (int kk = 0; kk < 4; ++kk)
-      step15::wgmma_m64k16<__nv_bfloat16, 0, 0>(acc, step15::wgmma_descriptor(base + kk * 32, k_major),
-                                                step15::wgmma_descriptor(base + 8192 + kk * 32, k_major), 1);
+      gemm::wgmma_m64k16<__nv_bfloat16, 0, 0>(acc, step18::wgmma_descriptor(base + kk * 32, k_major),
+                                                step18::wgmma_descriptor(base + 8192 + kk * 32, k_major), 1);
     asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
     asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
   }

@@ -1,4 +1,4 @@
-// Step 15, Hopper wgmma: the index math, shared by the kernel and the host tests.
+// Step 18, Hopper wgmma: the index math, shared by the kernel and the host tests.
 //
 // Nothing in this step computes a per-lane shared-memory address any more:
 //  - the copy engine (TMA) moves whole boxes of a tile global -> shared, given a tensor map (the
@@ -26,7 +26,7 @@
 #include "trace.hpp"
 #include "tunables.hpp"
 
-namespace step15 {
+namespace step18 {
 
 using gemm::ceil_div;
 using gemm::GemmShape;
@@ -70,7 +70,7 @@ GEMM_HD constexpr int consumers(const Config& c) { return c.bm / kWgmmaM; }
 GEMM_HD constexpr int threads(const Config& c) { return (1 + consumers(c)) * kWarpgroup; }
 
 // The compiled configurations; the first is the default (the measured best on the H100, see
-// docs/15-hopper-wgmma.md). The next three differ from it in one tunable each, so that each can be
+// docs/18-tma-store-epilogue.md). The next three differ from it in one tunable each, so that each can be
 // tried alone (--param GROUP_M=8, CLUSTER=1 or STAGES=3); the next two are the 128 x 128 and
 // 128 x 64 tiles that small shapes run (config_for_shape), whose smaller stages allow 6 and 8; the
 // last the 128 x 192 tile that fills the rounds of some mid shapes better (4 stages, as the default).
@@ -111,7 +111,7 @@ inline const char* config_rule(const Config& c) {
   if (c.stages < 2 || c.stages > 8) return "STAGES must be 2..8";
   if (shared_bytes(c) > kMaxSharedBytes) return "the stages and staging buffers need more than 227 KB of shared memory";
   if (gemm::index_of(kConfigs, c) >= 0) return "";
-  return "this combination is not compiled in; see the list in steps/15_hopper_wgmma/mapping.hpp (--help)";
+  return "this combination is not compiled in; see the list in steps/18_tma_store_epilogue/mapping.hpp (--help)";
 }
 
 inline Config config_from(const gemm::Params& params) { return gemm::config_from(kTunables, params); }
@@ -187,14 +187,14 @@ GEMM_HD int grid_time(const GemmShape& shape, const Config& c, int sms) {
 // are whole 128-byte lines (a multiple of 64 elements): with rows that are not, each 128-byte row
 // of a copy's box straddles two lines, which the narrow tile, with the least reuse of each copy,
 // pays for most. The rule is the one that fits the H100's measurements of these tiles at small,
-// ragged and large shapes in every layout (docs/performance-log.md, step 15, "the tile by shape").
+// ragged and large shapes in every layout (docs/performance-log.md, step 18, "the tile by shape").
 //
 // Then, at any size, the 128 x 192 tile where its rounds fit the shape so much better that they
 // take at least kThreeQuarterTileMargin percent less time, counted as the grid's time (grid_time)
 // times the area of a tile: at 3072^3 the default's 144 units take 3 rounds (of 48 clusters, where
 // the SMs hold 66: 2.2 rounds' work), and the 192 units of 128 x 192 tiles take 3 rounds of 64
 // clusters, each three quarters as long. At about equal time so counted it measured a little
-// slower (6144^3, 8192^3), hence the margin (docs/performance-log.md, step 15, version 12).
+// slower (6144^3, 8192^3), hence the margin (docs/performance-log.md, step 18, version 12).
 constexpr int kSmallTileConfig = 4;          // kConfigs' 128 x 128 tile
 constexpr int kNarrowTileConfig = 5;         // kConfigs' 128 x 64 tile
 constexpr int kThreeQuarterTileConfig = 6;   // kConfigs' 128 x 192 tile
@@ -464,4 +464,4 @@ inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& bloc
   }
 }
 
-}  // namespace step15
+}  // namespace step18

@@ -1,4 +1,4 @@
-// Step 15, Hopper: C = alpha*A*B + beta*C with wgmma, TMA and an mbarrier pipeline, warp
+// Step 18, Hopper: C = alpha*A*B + beta*C with wgmma, TMA and an mbarrier pipeline, warp
 // specialized and persistent (sm_90a). f16 or bf16 inputs, f32 accumulation, f32 or f16 output,
 // layouts NN, NT and TN: the layout picks the TMA boxes and wgmma's transpose bits (mapping.hpp),
 // nothing else.
@@ -31,7 +31,7 @@
 #include "tc_dispatch.cuh"
 #include "wgmma.cuh"
 
-namespace step15 {
+namespace step18 {
 
 // Registers per thread after the roles are set (setmaxnreg): the producer needs few, and gives
 // them to the consumers, whose 64 x BN accumulators take BN / 2 registers per thread. setmaxnreg
@@ -325,7 +325,7 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
         pin(acc);
 #pragma unroll
         for (int kk = 0; kk < cfg.bk / kWgmmaK; ++kk)
-          wgmma_m64k16<In, a_k_major(kLayout) ? 0 : 1, b_k_major(kLayout) ? 0 : 1>(
+          gemm::wgmma_m64k16<In, a_k_major(kLayout) ? 0 : 1, b_k_major(kLayout) ? 0 : 1>(
               d, wgmma_descriptor(a_tile + operand_offset(a_op, consumer, kk), a_strides),
               wgmma_descriptor(b_tile + operand_offset(b_op, 0, kk), b_strides), kt > 0 || kk > 0);
         wgmma_commit();
@@ -491,7 +491,7 @@ inline PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
 // where the matrix's rows are whole lines; where they are not (a row length not a multiple of 64
 // elements) each box row straddles two lines, and promoting every miss to 256 bytes fetches up to
 // twice that again. 128 bytes measured as fast as 256 at 4096^3 and 8192^3, and far faster where
-// rows straddle lines (TN at 4088 x 4104 x 4096, about an eighth; docs/performance-log.md, step 15,
+// rows straddle lines (TN at 4088 x 4104 x 4096, about an eighth; docs/performance-log.md, step 18,
 // version 11).
 constexpr CUtensorMapL2promotion kL2Promotion = CU_TENSOR_MAP_L2_PROMOTION_L2_128B;
 inline CUtensorMap tensor_map(const void* matrix, CUtensorMapDataType type, int element_bytes, int row_length, int rows,
@@ -544,4 +544,4 @@ inline void launch(const gemm::TcProblem& p, const gemm::Params& params, cudaStr
   CUDA_CHECK_LAUNCH("hopper_gemm<<<...>>>");
 }
 
-}  // namespace step15
+}  // namespace step18

@@ -1,27 +1,27 @@
-// Step 15: Hopper (sm_90a) wgmma + TMA + mbarrier pipeline, warp specialized and persistent.
-// See docs/15-hopper-wgmma.md.
+// Step 18: Hopper (sm_90a) wgmma + TMA + mbarrier pipeline, warp specialized and persistent.
+// See docs/18-tma-store-epilogue.md.
 #include "kernel.cuh"
 
 int main(int argc, char** argv) {
   gemm::TcStepDescription step;
-  step.name = "15_hopper_wgmma";
+  step.name = "18_tma_store_epilogue";
   step.title = "wgmma from 128-byte-swizzled tiles that TMA copies STAGES k-tiles ahead; a producer warpgroup and "
                "consumer warpgroups on mbarriers; one persistent block per SM (sm_90a)";
   step.min_cc = 90;
   step.only_cc = 90;  // sm_90a code runs on compute capability 9.0 only
-  step.params = gemm::param_specs(step15::kTunables, step15::kConfigs[0]);
-  step.check_params = gemm::params_rule(step15::kTunables, step15::config_rule);
+  step.params = gemm::param_specs(step18::kTunables, step18::kConfigs[0]);
+  step.check_params = gemm::params_rule(step18::kTunables, step18::config_rule);
   step.shape_rule = gemm::tc_aligned_rows_rule;  // TMA: every stored row starts on 16 bytes
   step.launch_shape = [](const gemm::GemmShape& shape, const gemm::Params& params) {
-    const step15::Config cfg = step15::config_from(params);
-    return step15::launch_shape(shape, cfg, step15::resident_blocks(cfg));
+    const step18::Config cfg = step18::config_from(params);
+    return step18::launch_shape(shape, cfg, step18::resident_blocks(cfg));
   };
-  step.launch = step15::launch;
-  step.kernel = gemm::same_kernel_for_every_shape(step15::kernel_for);
+  step.launch = step18::launch;
+  step.kernel = gemm::same_kernel_for_every_shape(step18::kernel_for);
   // Without --param, the tile is chosen by shape: 128 x 128 or 128 x 64 where the default's tiles
   // would fill a single round on a fraction of the SMs (mapping.hpp, config_for_shape).
   step.params_for_shape = [](const gemm::GemmShape& shape, gemm::Layout layout, const gemm::Params&, int sms) {
-    return step15::to_params(step15::config_for_shape(shape, layout, sms));
+    return step18::to_params(step18::config_for_shape(shape, layout, sms));
   };
   return gemm::run_tc_step(argc, argv, step);
 }
