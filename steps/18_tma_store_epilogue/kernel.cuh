@@ -18,10 +18,7 @@
 #include <cuda_fp16.h>
 
 #include <cstdint>
-#include <map>
-#include <tuple>
 #include <type_traits>
-#include <utility>
 
 #include "cuda_check.cuh"
 #include "dispatch.hpp"
@@ -29,6 +26,7 @@
 #include "mapping.hpp"
 #include "run_tc_step.cuh"
 #include "tc_dispatch.cuh"
+#include "tma_host.cuh"
 #include "wgmma.cuh"
 
 namespace step18 {
@@ -428,96 +426,21 @@ inline const void* kernel_for(const gemm::Params& params, gemm::Layout layout, g
   return function;
 }
 
-// A launch of `shape` with its blocks in clusters of `cluster` along x (a launch attribute: the
-// kernel is the same either way; 1: no clusters).
-struct ClusterLaunch {
-  cudaLaunchConfig_t config{};
-  cudaLaunchAttribute attribute{};
-  ClusterLaunch(const LaunchShape& shape, int cluster, cudaStream_t stream) {
-    config.gridDim = gemm::to_dim3(shape.grid);
-    config.blockDim = gemm::to_dim3(shape.block);
-    config.dynamicSmemBytes = size_t(shape.shared_bytes);
-    config.stream = stream;
-    attribute.id = cudaLaunchAttributeClusterDimension;
-    attribute.val.clusterDim.x = unsigned(cluster);
-    attribute.val.clusterDim.y = attribute.val.clusterDim.z = 1;
-    config.attrs = &attribute;
-    config.numAttrs = cluster > 1 ? 1 : 0;
-  }
-  ClusterLaunch(const ClusterLaunch&) = delete;  // config.attrs points into this object
-  ClusterLaunch& operator=(const ClusterLaunch&) = delete;
-};
-
 // The blocks of this configuration that can run at once on the current GPU, which the persistent
-// grid must not exceed (a block that waits for another to finish would double the time): one per
-// SM, or in clusters, as many whole clusters as the GPCs hold (a cluster's blocks run on SMs of one
-// GPC, so a GPC with an odd number of SMs leaves one idle). The same for every layout and type.
+// grid must not exceed: one per SM, or as many whole clusters as the GPU holds (tma_host.cuh). The
+// same for every layout and type.
 inline int resident_blocks(const Config& cfg) {
   const int sms = gemm::current_gpu().sms;
   if (cfg.cluster == 1) return sms;
-  static std::map<std::pair<int, int>, int> known;  // per configuration index and SM count
-  const std::pair<int, int> index{config_index(cfg), sms};
-  if (const auto found = known.find(index); found != known.end()) return found->second;
   const void* function = kernel_for(to_params(cfg), gemm::Layout::nn, gemm::InputType::f16, gemm::OutputType::f32);
-  const ClusterLaunch launch(launch_shape(GemmShape{sms * cfg.bm, cfg.bn, cfg.bk}, cfg, sms), cfg.cluster, nullptr);
-  int clusters = 0;
-  CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, function, &launch.config));
-  if (clusters < 1)
-    throw gemm::UsageError("this GPU cannot run these blocks in clusters of " + std::to_string(cfg.cluster) +
-                           ": use --param CLUSTER=1");
-  return known[index] = clusters * cfg.cluster;
+  return gemm::resident_blocks_in_clusters(function, launch_shape(GemmShape{sms * cfg.bm, cfg.bn, cfg.bk}, cfg, sms),
+                                           cfg.cluster, config_index(cfg));
 }
 
-// cuTensorMapEncodeTiled is a driver function; the runtime hands out its address, so the steps
-// link the runtime only.
-inline PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
-  static PFN_cuTensorMapEncodeTiled_v12000 encode = [] {
-    void* function = nullptr;
-    cudaDriverEntryPointQueryResult found{};
-    CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &function, 12000, cudaEnableDefault, &found));
-    if (found != cudaDriverEntryPointSuccess || function == nullptr)
-      throw gemm::CudaError("cudaGetDriverEntryPointByVersion(cuTensorMapEncodeTiled): not found; the driver is too "
-                            "old for this step (CUDA 12.0 or newer is needed)");
-    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(function);
-  }();
-  return encode;
-}
-
-// A tensor map: a row-major matrix of `rows` x `row_length` elements cut into boxes of
-// box_cols x box_rows, 128-byte swizzle, zeros read outside (and writes outside dropped). Built
-// once per buffer, shape and type.
-//
-// L2 promotion: how much L2 fetches from DRAM for a copy's miss. A box row is 128 bytes, one line
-// where the matrix's rows are whole lines; where they are not (a row length not a multiple of 64
-// elements) each box row straddles two lines, and promoting every miss to 256 bytes fetches up to
-// twice that again. 128 bytes measured as fast as 256 at 4096^3 and 8192^3, and far faster where
-// rows straddle lines (TN at 4088 x 4104 x 4096, about an eighth; docs/performance-log.md, step 18,
-// version 11).
-constexpr CUtensorMapL2promotion kL2Promotion = CU_TENSOR_MAP_L2_PROMOTION_L2_128B;
-inline CUtensorMap tensor_map(const void* matrix, CUtensorMapDataType type, int element_bytes, int row_length, int rows,
-                              int box_cols, int box_rows) {
-  using Key = std::tuple<const void*, int, int, int, int, int>;
-  static std::map<Key, CUtensorMap> made;
-  const Key key{matrix, int(type), row_length, rows, box_cols, box_rows};
-  const auto found = made.find(key);
-  if (found != made.end()) return found->second;
-  CUtensorMap map{};
-  const cuuint64_t extent[2] = {cuuint64_t(row_length), cuuint64_t(rows)};
-  const cuuint64_t row_bytes[1] = {cuuint64_t(row_length) * cuuint64_t(element_bytes)};
-  const cuuint32_t box[2] = {cuuint32_t(box_cols), cuuint32_t(box_rows)};
-  const cuuint32_t element_step[2] = {1, 1};
-  const CUresult result = tensor_map_encoder()(&map, type, 2, const_cast<void*>(matrix), extent, row_bytes, box, element_step,
-                                               CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-                                               kL2Promotion, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  if (result != CUDA_SUCCESS)
-    throw gemm::CudaError("cuTensorMapEncodeTiled failed (CUresult " + std::to_string(int(result)) + ") for a " +
-                          std::to_string(rows) + " x " + std::to_string(row_length) + " matrix");
-  made.emplace(key, map);
-  return map;
-}
+// A tensor map of an operand: its stored matrix in boxes of 64 elements (one swizzled row) by
+// box_outer rows.
 inline CUtensorMap operand_map(const void* matrix, const TmaOperand& op, gemm::InputType dtype) {
-  return tensor_map(matrix, dtype == gemm::InputType::bf16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
-                    kElementBytes, op.inner, op.outer, kBoxInner, op.box_outer);
+  return gemm::input_map(matrix, dtype, op.inner, op.outer, kBoxInner, op.box_outer);
 }
 
 template <typename Out>
@@ -529,11 +452,11 @@ void launch_kernel(void (*kernel)(CUtensorMap, CUtensorMap, CUtensorMap, GemmSha
   constexpr int kOutBytes = int(sizeof(Out));
   const CUtensorMap c_map =
       tma_stores_c(p.shape, p.beta, kOutBytes)
-          ? tensor_map(p.c, std::is_same_v<Out, float> ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+          ? gemm::tensor_map(p.c, std::is_same_v<Out, float> ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
                        kOutBytes, p.shape.n, p.shape.m, c_box_cols(kOutBytes), kWgmmaM)
           : CUtensorMap{};
   const LaunchShape shape = launch_shape(p.shape, cfg, resident_blocks(cfg));
-  const ClusterLaunch launch(shape, cfg.cluster, stream);
+  const gemm::ClusterLaunch launch(shape, cfg.cluster, stream);
   CUDA_CHECK(cudaLaunchKernelEx(&launch.config, kernel, a_map, b_map, c_map, p.shape, p.alpha, p.beta, static_cast<Out*>(p.c)));
 }
 

@@ -1,0 +1,286 @@
+// Step 16, Hopper: C = alpha*A*B + beta*C with wgmma, TMA and an mbarrier pipeline, warp
+// specialized (sm_90a). f16 or bf16 inputs, f32 accumulation, f32 or f16 output, layouts NN, NT
+// and TN: the layout picks the TMA boxes and wgmma's transpose bits (mapping.hpp), nothing else.
+//
+// Roles: warpgroup 0 is the producer, one of its threads issues every copy; warpgroups 1.. are the
+// consumers, each multiplying 64 rows of the block tile. They hand the STAGES shared buffers to
+// each other through two mbarriers per stage: "full" (the copy engine's bytes have landed) and
+// "empty" (every consumer warp is done reading). Neither side waits for the other but where a
+// stage is not ready: the producer runs up to STAGES k-tiles ahead, and the consumers never stop
+// to copy.
+#pragma once
+
+#include <cuda.h>
+#include <cudaTypedefs.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstdint>
+#include <type_traits>
+
+#include "cuda_check.cuh"
+#include "dispatch.hpp"
+#include "gpu.cuh"
+#include "mapping.hpp"
+#include "run_tc_step.cuh"
+#include "tc_dispatch.cuh"
+#include "tma_host.cuh"
+#include "wgmma.cuh"
+
+namespace step16 {
+
+// Registers per thread after the roles are set (setmaxnreg): the producer needs few, and gives
+// them to the consumers, whose 64 x BN accumulators take BN / 2 registers per thread. setmaxnreg
+// moves registers within the block's own allocation (what __launch_bounds__(threads, 1) allowed
+// each thread at the start, in steps of 8): a consumer may take only what the producer gave back,
+// or its setmaxnreg.inc waits for ever. With 2 consumers: 168 each at the start, 232 after.
+constexpr int kProducerRegisters = 40;
+constexpr int kRegistersPerSm = 65536;
+GEMM_HD constexpr int registers_at_start(const Config& c) { return kRegistersPerSm / threads(c) / 8 * 8; }
+GEMM_HD constexpr int consumer_registers(const Config& c) {
+  const int block = registers_at_start(c) * threads(c), producer = kProducerRegisters * kWarpgroup;
+  const int share = (block - producer) / (consumers(c) * kWarpgroup) / 8 * 8;
+  return share < 256 ? share : 256;  // setmaxnreg's ceiling
+}
+
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+
+__device__ __forceinline__ std::uint32_t shared_address(const void* pointer) {
+  return static_cast<std::uint32_t>(__cvta_generic_to_shared(pointer));
+}
+
+// --- mbarriers ----------------------------------------------------------------------------------
+__device__ __forceinline__ void barrier_init(std::uint32_t barrier, int arrivals) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(barrier), "r"(arrivals));
+}
+// Waits until the phase of the barrier with this parity has completed.
+__device__ __forceinline__ void barrier_wait(std::uint32_t barrier, std::uint32_t parity) {
+  std::uint32_t done = 0;
+  while (!done)
+    asm volatile(
+        "{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
+        : "=r"(done)
+        : "r"(barrier), "r"(parity)
+        : "memory");
+}
+// The producer's arrival: it also announces how many bytes the copies will bring.
+__device__ __forceinline__ void barrier_arrive_expect_bytes(std::uint32_t barrier, int bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(barrier), "r"(bytes) : "memory");
+}
+__device__ __forceinline__ void barrier_arrive(std::uint32_t barrier) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(barrier) : "memory");
+}
+
+// --- TMA: one box of a tensor map into shared memory, completing on a barrier ------------------
+__device__ __forceinline__ void tma_load(std::uint32_t destination, const CUtensorMap* map, BoxCoord at,
+                                         std::uint32_t barrier) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n" ::"r"(
+          destination),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(at.inner), "r"(at.outer), "r"(barrier)
+      : "memory");
+}
+
+// --- wgmma bookkeeping --------------------------------------------------------------------------
+__device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
+__device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
+template <int kPending>
+__device__ __forceinline__ void wgmma_wait() {
+  asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(kPending) : "memory");
+}
+// Keeps the compiler from moving reads or writes of the accumulators across the asynchronous
+// wgmma that owns them between issue and wait.
+template <int kCount>
+__device__ __forceinline__ void pin(float (&registers)[kCount]) {
+#pragma unroll
+  for (int i = 0; i < kCount; ++i) asm volatile("" : "+f"(registers[i])::"memory");
+}
+
+// --- Output -------------------------------------------------------------------------------------
+template <typename Out>
+__device__ __forceinline__ float out_to_float(Out v) {
+  if constexpr (std::is_same_v<Out, float>) return v;
+  else return __half2float(v);
+}
+template <typename Out>
+__device__ __forceinline__ Out float_to_out(float v) {
+  if constexpr (std::is_same_v<Out, float>) return v;
+  else return __float2half_rn(v);
+}
+// Two neighbouring elements of a row of C (col, col + 1), alpha already applied: one 8-byte (f32)
+// or 4-byte (f16) store when the pair lies inside C and is aligned (whole_pair), else element by
+// element up to C's edge.
+template <typename Out>
+__device__ __forceinline__ void store_pair(Out* at, int col, const GemmShape& shape, float v0, float v1, float beta) {
+  if (whole_pair(col, shape)) {
+    if constexpr (std::is_same_v<Out, float>) {
+      if (beta != 0.0f) {  // BLAS: C is read only when beta != 0
+        const float2 old = *reinterpret_cast<const float2*>(at);
+        v0 += beta * old.x, v1 += beta * old.y;
+      }
+      *reinterpret_cast<float2*>(at) = make_float2(v0, v1);
+    } else {
+      __half2* pair = reinterpret_cast<__half2*>(at);
+      if (beta != 0.0f) {
+        const float2 old = __half22float2(*pair);
+        v0 += beta * old.x, v1 += beta * old.y;
+      }
+      *pair = __floats2half2_rn(v0, v1);
+    }
+  } else {
+    const float values[kPair] = {v0, v1};
+#pragma unroll
+    for (int e = 0; e < kPair; ++e)
+      if (col + e < shape.n)
+        at[e] = float_to_out<Out>(beta != 0.0f ? values[e] + beta * out_to_float(at[e]) : values[e]);
+  }
+}
+
+#endif  // __CUDA_ARCH_FEAT_SM90_ALL
+
+// --- The kernel ---------------------------------------------------------------------------------
+
+template <Layout kLayout, typename In, typename Out, int kConfig>
+__global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
+    hopper_gemm(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map, GemmShape shape,
+                float alpha, float beta, Out* __restrict__ c) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  constexpr Config cfg = kConfigs[kConfig];
+  constexpr int kConsumerWarps = consumers(cfg) * (kWarpgroup / kWarpSize);
+  constexpr int kStageBytes = stage_bytes(cfg);
+  static_assert(consumer_registers(cfg) >= registers_at_start(cfg), "setmaxnreg.inc may not lower the count");
+
+  // Stages aligned to the swizzle's 1024-byte period, then the barriers.
+  extern __shared__ __align__(16) unsigned char shared[];
+  const std::uint32_t stage0 = (shared_address(shared) + kSwizzleAtomBytes - 1) & ~std::uint32_t(kSwizzleAtomBytes - 1);
+  const std::uint32_t full0 = stage0 + cfg.stages * kStageBytes;
+  const std::uint32_t empty0 = full0 + cfg.stages * kBarrierBytes;
+  auto full = [&](int stage) { return full0 + std::uint32_t(stage * kBarrierBytes); };
+  auto empty = [&](int stage) { return empty0 + std::uint32_t(stage * kBarrierBytes); };
+
+  const TmaOperand a_op = a_operand(shape, kLayout, cfg), b_op = b_operand(shape, kLayout, cfg);
+  const int warpgroup = int(threadIdx.x) / kWarpgroup;
+  const int k_tile_count = k_tiles(shape, cfg);
+  const TileCoord tile = tile_of({int(blockIdx.x), int(blockIdx.y), int(blockIdx.z)});
+
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < cfg.stages; ++s) {
+      barrier_init(full(s), 1);  // the producer's arrival (+ the copies' bytes)
+      barrier_init(empty(s), kConsumerWarps);  // one arrival per consumer warp
+    }
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");  // visible to the copy engine
+  }
+  __syncthreads();
+
+  if (warpgroup == 0) {
+    // Producer. Its first pass over the stages finds them empty: waiting on the parity before the
+    // barrier's first phase returns at once.
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kProducerRegisters));
+    if (threadIdx.x == 0) {
+      int stage = 0;
+      std::uint32_t phase = 0;
+      for (int kt = 0; kt < k_tile_count; ++kt) {
+        barrier_wait(empty(stage), phase ^ 1);
+        // The whole stage lands here; out-of-matrix parts count too (zeros).
+        barrier_arrive_expect_bytes(full(stage), stage_bytes(cfg));
+        const std::uint32_t a_tile = stage0 + std::uint32_t(stage * kStageBytes), b_tile = a_tile + a_tile_bytes(cfg);
+        for (int box = 0; box < a_op.boxes; ++box)
+          tma_load(a_tile + box * box_bytes(a_op), &a_map, tma_box(a_op, tile.m * cfg.bm, kt, box, cfg), full(stage));
+        for (int box = 0; box < b_op.boxes; ++box)
+          tma_load(b_tile + box * box_bytes(b_op), &b_map, tma_box(b_op, tile.n * cfg.bn, kt, box, cfg), full(stage));
+        if (++stage == cfg.stages) stage = 0, phase ^= 1;
+      }
+    }
+  } else {
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(consumer_registers(cfg)));
+    const int consumer = warpgroup - 1;
+    const int warp_in_group = (int(threadIdx.x) / kWarpSize) % (kWarpgroup / kWarpSize);
+    const int lane = int(threadIdx.x) % kWarpSize;
+    const Descriptor a_strides = descriptor_strides(a_op), b_strides = descriptor_strides(b_op);
+    float acc[cfg.bn / 2];
+#pragma unroll
+    for (int i = 0; i < cfg.bn / 2; ++i) acc[i] = 0.0f;
+
+    int stage = 0;
+    std::uint32_t phase = 0;
+    int previous = -1;  // the stage whose products may still be running
+    for (int kt = 0; kt < k_tile_count; ++kt) {
+      barrier_wait(full(stage), phase);
+      const std::uint32_t a_tile = stage0 + std::uint32_t(stage * kStageBytes), b_tile = a_tile + a_tile_bytes(cfg);
+      wgmma_fence();
+      pin(acc);
+#pragma unroll
+      for (int kk = 0; kk < cfg.bk / kWgmmaK; ++kk)
+        gemm::wgmma_m64k16<In, a_k_major(kLayout) ? 0 : 1, b_k_major(kLayout) ? 0 : 1>(
+            acc, wgmma_descriptor(a_tile + operand_offset(a_op, consumer, kk), a_strides),
+            wgmma_descriptor(b_tile + operand_offset(b_op, 0, kk), b_strides), kt > 0 || kk > 0);
+      wgmma_commit();
+      // One group stays in flight: the previous k-tile's products are done, so its stage can be
+      // handed back to the producer while this one's run.
+      wgmma_wait<1>();
+      pin(acc);
+      if (previous >= 0 && lane == 0) barrier_arrive(empty(previous));
+      previous = stage;
+      if (++stage == cfg.stages) stage = 0, phase ^= 1;
+    }
+    wgmma_wait<0>();
+    pin(acc);
+
+    // Epilogue, straight from the accumulators (times alpha), a pair of columns at a time.
+    const int row0 = tile.m * cfg.bm + consumer * kWgmmaM, col0 = tile.n * cfg.bn;
+#pragma unroll
+    for (int reg = 0; reg < cfg.bn / 2; reg += kPair) {
+      const int row = row0 + accumulator_row(warp_in_group, lane, reg), col = col0 + accumulator_col(lane, reg);
+      if (row < shape.m && col < shape.n)
+        store_pair(c + (long long)row * shape.n + col, col, shape, alpha * acc[reg], alpha * acc[reg + 1], beta);
+    }
+  }
+#endif  // sm_90a: the harness refuses other GPUs before launching (only_cc)
+}
+
+// --- Host side ----------------------------------------------------------------------------------
+
+inline int config_index(const Config& c) { return gemm::index_of(kConfigs, c); }
+
+// Calls f(kernel) with the instance these types, layout and params select.
+template <typename F>
+void with_kernel(gemm::Layout layout, gemm::InputType dtype, gemm::OutputType out, const gemm::Params& params, F&& f) {
+  gemm::dispatch_tc_kernel<kConfigCount>(
+      config_index(config_from(params)), layout, dtype, out, [&](auto config, auto layout_constant, auto in, auto out_type) {
+        f(hopper_gemm<decltype(layout_constant)::value, typename decltype(in)::type, typename decltype(out_type)::type,
+                   decltype(config)::value>);
+      });
+}
+
+inline const void* kernel_for(const gemm::Params& params, gemm::Layout layout, gemm::InputType dtype,
+                              gemm::OutputType out) {
+  const void* function = nullptr;
+  with_kernel(layout, dtype, out, params, [&](auto kernel) { function = reinterpret_cast<const void*>(kernel); });
+  gemm::allow_dynamic_shared(function, shared_bytes(config_from(params)));
+  return function;
+}
+
+// A tensor map of an operand: its stored matrix in boxes of 64 elements (one swizzled row) by
+// box_outer rows.
+inline CUtensorMap operand_map(const void* matrix, const TmaOperand& op, gemm::InputType dtype) {
+  return gemm::input_map(matrix, dtype, op.inner, op.outer, kBoxInner, op.box_outer);
+}
+
+template <typename Out>
+void launch_kernel(void (*kernel)(CUtensorMap, CUtensorMap, GemmShape, float, float, Out*), const gemm::TcProblem& p,
+                   const Config& cfg, cudaStream_t stream) {
+  const CUtensorMap a_map = operand_map(p.a, a_operand(p.shape, p.layout, cfg), p.dtype);
+  const CUtensorMap b_map = operand_map(p.b, b_operand(p.shape, p.layout, cfg), p.dtype);
+  const LaunchShape shape = launch_shape(p.shape, cfg);
+  kernel<<<gemm::to_dim3(shape.grid), gemm::to_dim3(shape.block), size_t(shape.shared_bytes), stream>>>(
+      a_map, b_map, p.shape, p.alpha, p.beta, static_cast<Out*>(p.c));
+}
+
+inline void launch(const gemm::TcProblem& p, const gemm::Params& params, cudaStream_t stream) {
+  const Config cfg = config_from(params);
+  kernel_for(params, p.layout, p.dtype, p.out);
+  with_kernel(p.layout, p.dtype, p.out, params, [&](auto kernel) { launch_kernel(kernel, p, cfg, stream); });
+  CUDA_CHECK_LAUNCH("hopper_gemm<<<...>>>");
+}
+
+}  // namespace step16

@@ -1,0 +1,307 @@
+// Step 17, Hopper: the index math, shared by the kernel and the host tests.
+//
+// What this step adds to step 16 is all here: the grid is persistent (one block per SM, each
+// looping over tiles: launch_shape, tile_at), the tiles are dealt in an order that keeps the
+// blocks running at one time on a few rows of A and columns of B (GROUP_M, tile_at), and blocks
+// may run in clusters of 2 on tiles one above the other, which need the same B tiles: each block
+// copies half of B's boxes and the copy engine writes them into both blocks' shared memory
+// (multicast: b_operand cuts B's tile into CLUSTER boxes).
+//
+// Unchanged from steps 15 and 16: TMA copies whole boxes of a tile (tma_box; zeros outside the
+// matrix), wgmma reads its operands through descriptors (wgmma_descriptor), and the layout of each
+// operand picks its box shape and its "transpose" bit. What is left per thread is the
+// accumulator layout of wgmma (accumulator_row/col), from which the epilogue stores C.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "dispatch.hpp"
+#include "gemm_types.hpp"
+#include "hd.hpp"
+#include "trace.hpp"
+#include "tunables.hpp"
+
+namespace step17 {
+
+using gemm::ceil_div;
+using gemm::GemmShape;
+using gemm::Layout;
+using gemm::LaunchShape;
+
+constexpr int kWarpSize = 32;
+constexpr int kWarpgroup = 128;       // threads that issue one wgmma together
+constexpr int kWgmmaM = 64;           // rows of one wgmma (m64nNk16)
+constexpr int kWgmmaK = 16;
+constexpr int kElementBytes = 2;      // f16, bf16
+constexpr int kSwizzleBytes = 128;    // TMA and wgmma agree on the 128-byte swizzle
+constexpr int kBoxInner = kSwizzleBytes / kElementBytes;  // 64 elements: one swizzled row
+constexpr int kSwizzleAtomBytes = 8 * kSwizzleBytes;      // 8 rows of 128 bytes: the swizzle's period
+constexpr int kBarrierBytes = 8;      // one mbarrier
+
+struct Config {
+  int bm, bn, bk;    // block tile; BK = 64 (one swizzled row of k)
+  int stages;        // k-tiles in flight in shared memory
+  int group_m;       // tile order: GROUP_M tile rows are walked together (L2 reuse)
+  int cluster;       // blocks per cluster (1 or 2), on tiles one above the other, sharing B tiles
+  GEMM_HD constexpr bool operator==(const Config& o) const {
+    return bm == o.bm && bn == o.bn && bk == o.bk && stages == o.stages && group_m == o.group_m &&
+           cluster == o.cluster;
+  }
+};
+
+// The tunables, each declared here once (--param NAME=value, --help, the results file, the traced
+// registry: common/host/tunables.hpp); their values are kConfigs' fields.
+inline constexpr gemm::Tunable<Config> kTunables[] = {
+    {"BM", &Config::bm, "rows of C per block: 64 per consumer warpgroup (64 or 128)"},
+    {"BN", &Config::bn, "columns of C per block: the n of each wgmma (64..256, a multiple of 64)"},
+    {"BK", &Config::bk, "depth of the shared tiles (64: one 128-byte swizzled row)"},
+    {"STAGES", &Config::stages, "k-tiles in flight in shared memory"},
+    {"GROUP_M", &Config::group_m, "tile rows walked together by the persistent blocks (L2 reuse)"},
+    {"CLUSTER", &Config::cluster, "blocks per cluster on tiles one above the other, sharing B (1 or 2)"},
+};
+
+// One producer warpgroup (one thread issues the copies) and one consumer warpgroup per 64 rows.
+GEMM_HD constexpr int consumers(const Config& c) { return c.bm / kWgmmaM; }
+GEMM_HD constexpr int threads(const Config& c) { return (1 + consumers(c)) * kWarpgroup; }
+
+// The compiled configurations; the first is the default (the measured best on the H100, see
+// docs/17-persistent-clusters.md). The others differ from it in one tunable each, so that each can
+// be tried alone (--param GROUP_M=8, CLUSTER=1 or STAGES=3).
+constexpr Config kConfigs[] = {
+    {128, 256, 64, 4, 16, 2},
+    {128, 256, 64, 4, 8, 2},
+    {128, 256, 64, 4, 16, 1},
+    {128, 256, 64, 3, 16, 2},
+};
+constexpr int kConfigCount = int(sizeof(kConfigs) / sizeof(kConfigs[0]));
+
+GEMM_HD constexpr int a_tile_bytes(const Config& c) { return c.bm * c.bk * kElementBytes; }
+GEMM_HD constexpr int b_tile_bytes(const Config& c) { return c.bn * c.bk * kElementBytes; }
+GEMM_HD constexpr int stage_bytes(const Config& c) { return a_tile_bytes(c) + b_tile_bytes(c); }
+// Stages, two barriers per stage (full, empty), and room to align the stages to the swizzle's
+// 1024-byte period (dynamic shared memory is only 16-byte aligned).
+GEMM_HD constexpr int shared_bytes(const Config& c) {
+  return c.stages * stage_bytes(c) + 2 * c.stages * kBarrierBytes + kSwizzleAtomBytes;
+}
+constexpr int kMaxSharedBytes = 232448;  // the H100's opt-in limit per block (227 KB)
+
+inline const char* config_rule(const Config& c) {
+  if (c.bm <= 0 || c.bn <= 0 || c.bk <= 0 || c.stages <= 0 || c.group_m <= 0 || c.cluster <= 0)
+    return "all params must be positive";
+  if (c.cluster > 2) return "CLUSTER must be 1 or 2";
+  if (c.group_m % c.cluster) return "GROUP_M must be a multiple of CLUSTER (a cluster's tiles are in one group)";
+  if (c.bk != kBoxInner) return "BK must be 64 (one 128-byte swizzled row of 16-bit k's)";
+  if (c.bm % kWgmmaM || c.bm > 2 * kWgmmaM) return "BM must be 64 or 128 (one consumer warpgroup per 64 rows)";
+  if (c.bn % kBoxInner || c.bn > 256) return "BN must be 64, 128, 192 or 256 (wgmma n <= 256, boxes of 64)";
+  if (c.stages < 2 || c.stages > 8) return "STAGES must be 2..8";
+  if (shared_bytes(c) > kMaxSharedBytes) return "the stages need more than 227 KB of shared memory";
+  if (gemm::index_of(kConfigs, c) >= 0) return "";
+  return "this combination is not compiled in; see the list in steps/17_persistent_clusters/mapping.hpp (--help)";
+}
+
+inline Config config_from(const gemm::Params& params) { return gemm::config_from(kTunables, params); }
+inline gemm::Params to_params(const Config& c, const gemm::Params& base = {}) {
+  return gemm::to_params(kTunables, c, base);
+}
+
+// --- The persistent grid and its tile order ------------------------------------------------------
+
+GEMM_HD int tiles_m(const GemmShape& s, const Config& c) { return ceil_div(s.m, c.bm); }
+GEMM_HD int tiles_n(const GemmShape& s, const Config& c) { return ceil_div(s.n, c.bn); }
+GEMM_HD int tiles(const GemmShape& s, const Config& c) { return tiles_m(s, c) * tiles_n(s, c); }
+GEMM_HD int k_tiles(const GemmShape& s, const Config& c) { return ceil_div(s.k, c.bk); }
+
+// The persistent grid's unit of work is a column of CLUSTER tiles, one above the other (a
+// cluster's blocks take one each: tile row unit_row * CLUSTER + rank). Where the tile rows do not
+// divide, the last unit's lower tile lies below C: its block computes it (it must copy its share of
+// B for the other) and stores nothing.
+GEMM_HD int unit_rows(const GemmShape& s, const Config& c) { return ceil_div(tiles_m(s, c), c.cluster); }
+GEMM_HD int units(const GemmShape& s, const Config& c) { return unit_rows(s, c) * tiles_n(s, c); }
+
+// The clusters of the persistent grid: the blocks of cluster q take units q, q + clusters,
+// q + 2 clusters, ..., so the grid takes ceil(units / clusters) rounds. It has as few clusters as
+// take that many rounds (at 4096^3, 256 units with room for 66 clusters, 132 SMs in pairs: 4
+// rounds, so 64 clusters, 4 units each, not 58 with 4 and 8 with 3): the rounds cost the same, and
+// every block ends together, with SMs left idle from the start rather than in the last round.
+GEMM_HD int persistent_clusters(const GemmShape& shape, const Config& c, int sms) {
+  const int count = units(shape, c), fit = sms / c.cluster;
+  if (count <= fit) return count;
+  return ceil_div(count, ceil_div(count, fit));
+}
+
+// One block per SM at most (whole clusters, at most one cluster per unit).
+GEMM_HD LaunchShape launch_shape(const GemmShape& shape, const Config& c, int sms) {
+  LaunchShape launch;
+  launch.grid = {persistent_clusters(shape, c, sms) * c.cluster, 1, 1};
+  launch.block = {threads(c), 1, 1};
+  launch.shared_bytes = shared_bytes(c);
+  return launch;
+}
+
+// The tile that the block of rank `rank` in its cluster computes for unit u: units are walked in
+// groups of GROUP_M tile rows, down a group's rows first, then across its columns, so that the
+// blocks running at one time share a few rows of A and columns of B in L2 (a plain row-by-row order
+// would read all of B for every row of tiles). At 4096^3 with GROUP_M = 16, a round of 64 clusters
+// takes 16 tile rows by 8 columns, and the next round the same rows by the other 8: A's rows can
+// still be in L2 for the second round. With GROUP_M = 8 a round takes 8 rows by all 16 columns, and
+// the DRAM reads the profiler counts fit all of B being read from DRAM again in every round.
+struct TileCoord {
+  int m = 0, n = 0;  // tile row and column
+};
+GEMM_HD TileCoord tile_at(int u, int rank, const GemmShape& s, const Config& c) {
+  const int rows = unit_rows(s, c), cols = tiles_n(s, c), group = c.group_m / c.cluster;
+  const int per_group = group * cols;
+  const int first_row = (u / per_group) * group;
+  const int group_rows = rows - first_row < group ? rows - first_row : group;
+  const int in_group = u % per_group;
+  return {(first_row + in_group % group_rows) * c.cluster + rank, in_group / group_rows};
+}
+
+// --- TMA boxes --------------------------------------------------------------------------------
+
+// An operand as the copy engine sees it: the stored matrix (inner = row length, outer = rows) cut
+// into boxes of kBoxInner x box_outer elements. K-major operands need one box per tile (64 k's by
+// BM or BN rows; B in CLUSTER boxes of BN / CLUSTER rows); M/N-major ones BM/64 or BN/64 boxes of
+// 64 m's or n's by 64 k's.
+GEMM_HD constexpr bool a_k_major(Layout layout) { return layout != Layout::tn; }
+GEMM_HD constexpr bool b_k_major(Layout layout) { return layout == Layout::nt; }
+struct TmaOperand {
+  bool k_major = true;
+  int inner = 0, outer = 0;    // stored extent: row length (the leading dimension) and rows
+  int box_outer = 0;           // rows of one box
+  int boxes = 1;               // boxes per tile
+};
+GEMM_HD TmaOperand a_operand(const GemmShape& s, Layout layout, const Config& c) {
+  if (a_k_major(layout)) return {true, s.k, s.m, c.bm, 1};
+  return {false, s.m, s.k, c.bk, c.bm / kBoxInner};
+}
+// B's tile is cut into at least CLUSTER boxes, so that each block of a cluster copies its share
+// (the boxes with box % CLUSTER == rank) into every block of the cluster.
+GEMM_HD TmaOperand b_operand(const GemmShape& s, Layout layout, const Config& c) {
+  if (b_k_major(layout)) return {true, s.k, s.n, c.bn / c.cluster, c.cluster};
+  return {false, s.n, s.k, c.bk, c.bn / kBoxInner};
+}
+// The first element (inner, outer) of box `box` of the tile at m or n = `mn0`, k-tile kt; it lands
+// at byte box * box_bytes of the operand's tile in shared memory.
+struct BoxCoord {
+  int inner = 0, outer = 0;
+};
+GEMM_HD BoxCoord tma_box(const TmaOperand& op, int mn0, int kt, int box, const Config& c) {
+  if (op.k_major) return {kt * c.bk, mn0 + box * op.box_outer};
+  return {mn0 + box * kBoxInner, kt * c.bk};
+}
+GEMM_HD int box_bytes(const TmaOperand& op) { return kBoxInner * op.box_outer * kElementBytes; }
+// Where element (mn, k) of a tile (mn < BM or BN, k < BK) lies in shared memory after the copy,
+// in bytes from the tile's start: rows of 128 bytes, 16-byte chunks swizzled by XOR with the row's
+// position in its 1024-byte period (CU_TENSOR_MAP_SWIZZLE_128B). This is what wgmma_descriptor
+// describes to the tensor cores; the host tests check the two against each other.
+GEMM_HD int tile_byte(const TmaOperand& op, int mn, int k) {
+  const int row = op.k_major ? mn : (mn / kBoxInner) * op.box_outer + k;
+  const int in_row = (op.k_major ? k : mn % kBoxInner) * kElementBytes;
+  const int chunk = (in_row / 16) ^ (row % 8);
+  return row * kSwizzleBytes + chunk * 16 + in_row % 16;
+}
+
+// --- wgmma operand descriptors ---------------------------------------------------------------
+
+// The 64-bit shared-memory matrix descriptor (PTX ISA, "Matrix Descriptor Format"): start address,
+// leading- and stride-dimension byte offsets (all >> 4), and the swizzle mode (1 = 128 bytes).
+// 128-byte-swizzled layouts (CUTLASS's canonical forms):
+//  - K-major: 8 rows of 128 bytes form one 1024-byte atom; the stride offset is the step from one
+//    group of 8 m/n rows to the next (1024); the leading offset is unused (1);
+//  - M/N-major: a row holds 64 m's or n's of one k; the stride offset steps 8 k-rows (1024), the
+//    leading offset steps to the next 64 m's or n's (the next box: 64 k-rows x 128 bytes).
+struct Descriptor {
+  int leading_bytes = 0, stride_bytes = 0;
+};
+GEMM_HD Descriptor descriptor_strides(const TmaOperand& op) {
+  if (op.k_major) return {16, kSwizzleAtomBytes};
+  return {box_bytes(op), kSwizzleAtomBytes};
+}
+GEMM_HD std::uint64_t wgmma_descriptor(std::uint32_t start_byte, const Descriptor& d) {
+  constexpr std::uint64_t kSwizzle128 = 1;
+  return std::uint64_t((start_byte >> 4) & 0x3fff) | std::uint64_t((unsigned(d.leading_bytes) >> 4) & 0x3fff) << 16 |
+         std::uint64_t((unsigned(d.stride_bytes) >> 4) & 0x3fff) << 32 | kSwizzle128 << 62;
+}
+// Byte offset, within a tile, of the operand of wgmma step `kk` (k = 16 kk ..) for the 64 rows of
+// consumer `consumer` (A) or for the whole tile (B, consumer 0): K-major tiles move 32 bytes along
+// their swizzled rows (the hardware applies the swizzle to the address it forms), M/N-major ones
+// move 16 k-rows down.
+GEMM_HD int operand_offset(const TmaOperand& op, int consumer, int kk) {
+  if (op.k_major) return consumer * kWgmmaM * kSwizzleBytes + kk * kWgmmaK * kElementBytes;
+  return consumer * box_bytes(op) + kk * kWgmmaK * kSwizzleBytes;
+}
+
+// --- Registers -> C -----------------------------------------------------------------------------
+
+// The wgmma accumulator (PTX ISA, "Register fragments: m64nNk16 D"): warp w of the warpgroup holds
+// rows 16 w ..; register r of a lane holds row lane / 4 (+ 8 when r % 4 >= 2) and column
+// 8 (r / 4) + 2 (lane % 4) + r % 2.
+GEMM_HD int accumulator_row(int warp_in_group, int lane, int reg) {
+  return 16 * warp_in_group + lane / 4 + ((reg / 2) % 2) * 8;
+}
+GEMM_HD int accumulator_col(int lane, int reg) { return 8 * (reg / 4) + 2 * (lane % 4) + reg % 2; }
+
+// The epilogue stores C straight from the accumulators: each lane holds pairs of neighbouring
+// columns (reg, reg + 1), one 8-byte (f32) or 4-byte (f16) store per pair where the pair lies
+// inside C and C's rows keep it aligned (N even), else element by element up to C's edge. A warp's
+// 32 lanes cover 8 rows of 8 columns per store: 8 short pieces of rows, each in its own cache line.
+constexpr int kPair = 2;  // values per store
+GEMM_HD bool whole_pair(int col, const GemmShape& s) { return col + kPair <= s.n && s.n % kPair == 0; }
+
+// --- The trace: one warp's memory instructions, in the kernel's order -----------------------------
+
+// Where the GPU is not known (model_predict, the host tests), traces plan the persistent grid for
+// the H100's 132 SMs. The program sizes it for the GPU it runs on (resident_blocks: whole clusters
+// the GPU can hold), so at large shapes a trace for another GPU may deal the tiles differently;
+// shapes with fewer units than clusters (the profiler comparisons) are dealt alike on any GPU.
+constexpr int kTraceSms = 132;
+inline LaunchShape trace_launch_shape(const gemm::TraceProblem& p, const Config& c) {
+  return launch_shape(p.shape, c, p.sms > 0 ? p.sms : kTraceSms);
+}
+
+// What this step leaves to ordinary memory instructions, for f32 output (the default): the
+// copies into shared memory are the copy engine's and wgmma reads its operands itself, so the
+// producer warps issue none, and a consumer warp's are all in the epilogue of each of its block's
+// tiles (the iteration is the tile's place in the block's sequence): per accumulator pair, the
+// update of C (one 8-byte store, and load where beta != 0, where the pair is whole; element by
+// element at C's right edge).
+inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& block, int warp,
+                       const gemm::TraceSink& emit) {
+  constexpr int kWarpsPerGroup = kWarpgroup / kWarpSize;
+  const GemmShape& s = problem.shape;
+  const Config c = config_from(problem.params);
+  const int warpgroup = warp / kWarpsPerGroup;
+  if (warpgroup == 0) return;  // the producer
+  const int consumer = warpgroup - 1, warp_in_group = warp % kWarpsPerGroup;
+  const int clusters = trace_launch_shape(problem, c).grid.x / c.cluster;
+  const int cluster = block.x / c.cluster, rank = block.x % c.cluster;
+  int ordinal = 0;  // the tile's place in the block's sequence
+  for (int u = cluster; u < units(s, c); u += clusters, ++ordinal) {
+    const TileCoord tile = tile_at(u, rank, s, c);
+    if (tile.m >= tiles_m(s, c)) continue;  // below C: nothing stored
+    const int row0 = tile.m * c.bm + consumer * kWgmmaM, col0 = tile.n * c.bn;
+    for (int reg = 0; reg < c.bn / 2; reg += kPair) {
+      auto row = [&](int lane) { return row0 + accumulator_row(warp_in_group, lane, reg); };
+      auto col = [&](int lane) { return col0 + accumulator_col(lane, reg); };
+      std::uint32_t inside = 0, whole = 0;
+      for (int lane = 0; lane < kWarpSize; ++lane)
+        if (row(lane) < s.m && col(lane) < s.n) {
+          inside |= 1u << lane;
+          if (whole_pair(col(lane), s)) whole |= 1u << lane;
+        }
+      auto c_at = [&](int lane) { return (long long)row(lane) * s.n + col(lane); };
+      gemm::emit_c_update(problem, 4 * kPair, ordinal, whole, c_at, emit);
+      for (int e = 0; e < kPair; ++e) {
+        std::uint32_t edge = 0;  // lanes of a pair cut by C's edge or misaligned, element e inside C
+        for (int lane = 0; lane < kWarpSize; ++lane)
+          if (((inside & ~whole) >> lane) & 1u && col(lane) + e < s.n) edge |= 1u << lane;
+        gemm::emit_c_update(problem, 4, ordinal, edge, [&](int lane) { return c_at(lane) + e; }, emit);
+      }
+    }
+  }
+}
+
+}  // namespace step17
