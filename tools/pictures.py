@@ -76,7 +76,10 @@ PICTURES = [
     # at so small a shape the step would choose its 64 x 64 tile).
     ("viewer-14-access.png", ["--panel", "access", "--step", "14_mma_ldmatrix", "--shape", "128x256x64",
                               "--defaults", "--iteration", "0", "--instruction", "28"]),
-    # 15: a consumer warp's first staging write of the epilogue.
+    # 15: the epilogue straight from the accumulators: a warp's first 8-byte store of C, 8 rows of 32 bytes.
+    ("viewer-15-access.png", ["--panel", "access", "--step", "15_tma_wgmma", "--shape", "128x256x64",
+                              "--warp", "0", "--iteration", "0", "--instruction", "0"]),
+    # 18: a consumer warp's first staging write of the epilogue.
     ("viewer-18-access.png", ["--panel", "access", "--step", "18_tma_store_epilogue", "--shape", "128x256x64",
                               "--warp", "4", "--iteration", "0", "--instruction", "0"]),
     # docs/viewer.md: the whole window, and the performance panel.
