@@ -24,6 +24,8 @@
 #include "13_wmma_pipeline/mapping.hpp"
 #include "14_mma_ldmatrix/mapping.hpp"
 #include "15_tma_wgmma/mapping.hpp"
+#include "16_warp_specialized/mapping.hpp"
+#include "17_persistent_clusters/mapping.hpp"
 #include "18_tma_store_epilogue/mapping.hpp"
 #include "trace.hpp"
 #include "tunables.hpp"
@@ -48,7 +50,7 @@ struct TracedProgram {
   bool tensor_core = false;
   std::function<std::string(const GemmShape&, Layout)> shape_rule = {};
   // What a trace's iteration counts, as the viewer labels it ("k-tile 3"): a k-tile from step 05
-  // on, a single k in steps 01-02 ("k = 3"), a repetition in the bank demos, a tile in steps 15 and 18.
+  // on, a single k in steps 01-02 ("k = 3"), a repetition in the bank demos, a tile in steps 15-18.
   std::string iteration_unit = "k-tile";
   // For the viewer, where a program has them: which warps issue no memory instructions of their
   // own, and who writes C when no thread does.
@@ -151,7 +153,23 @@ inline std::vector<TracedProgram> traced_programs() {
   detail::add_tunables(list.back(), step15::kTunables, step15::kConfigs);
   list.back().tensor_core = true;
   list.back().shape_rule = tc_aligned_rows_rule;
-  list.back().iteration_unit = "tile";  // one tile per block: the epilogue's stores
+  list.back().iteration_unit = "tile";  // one tile per block: its epilogue is the whole trace
+  list.push_back({"16_warp_specialized", "", "hopper_gemm", true,
+                  [](const TraceProblem& p) { return step16::trace_launch_shape(p, step16::config_from(p.params)); },
+                  step16::trace_warp});
+  detail::add_tunables(list.back(), step16::kTunables, step16::kConfigs);
+  list.back().tensor_core = true;
+  list.back().shape_rule = tc_aligned_rows_rule;
+  list.back().iteration_unit = "tile";  // one tile per block: its epilogue is the whole trace
+  list.back().quiet_warps = "the producer warps 0-3 hand their copies to the copy engine";
+  list.push_back({"17_persistent_clusters", "", "hopper_gemm", true,
+                  [](const TraceProblem& p) { return step17::trace_launch_shape(p, step17::config_from(p.params)); },
+                  step17::trace_warp});
+  detail::add_tunables(list.back(), step17::kTunables, step17::kConfigs);
+  list.back().tensor_core = true;
+  list.back().shape_rule = tc_aligned_rows_rule;
+  list.back().iteration_unit = "tile";  // the block's tiles, in the order it takes them
+  list.back().quiet_warps = "the producer warps 0-3 hand their copies to the copy engine";
   list.push_back({"18_tma_store_epilogue", "", "hopper_gemm", true,
                   [](const TraceProblem& p) { return step18::trace_launch_shape(p, step18::config_from(p.params)); },
                   step18::trace_warp});

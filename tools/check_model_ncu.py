@@ -5,7 +5,7 @@ at small shapes, compares the measured counters with model_predict's, and writes
 
 Agreement: exact for the bank demos, within 2% for the GEMM steps. Exits 0 when all agree, 1 when
 one does not, 77 when there is no GPU or no ncu (CTest: skipped). A program the GPU cannot run (it
-exits 77: step 18 needs compute capability 9.0) is skipped and listed as such in the file.
+exits 77: steps 15-18 need compute capability 9.0) is skipped and listed as such in the file.
 
     tools/check_model_ncu.py --build build --out docs/results
     tools/check_model_ncu.py --build build --check-shipped docs/results   # no GPU: is the file current?
@@ -28,7 +28,7 @@ from bench_all import git_commit, slug  # noqa: E402
 # instructions (smsp__sass_*): the wavefronts of those instructions, and the instructions executed
 # with at least one thread predicated on. The unit-level counters (l1tex__data_pipe_lsu_wavefronts_*,
 # smsp__inst_executed_op_*) also count what no instruction of the kernel's shared-memory accesses
-# issues: traffic of step 18's mbarriers and copy engine, a run-to-run excess of up to a percent in
+# issues: traffic of the Hopper steps' mbarriers and copy engine, a run-to-run excess of up to a percent in
 # the bank demos, and instructions that ptxas predicates off for every thread (@!PT LDS RZ, [RZ];
 # the last k-tile's ldmatrix in step 14). docs/access-model.md, "Checked against the hardware".
 # cp.async (SASS LDGSTS) is one instruction that reads global memory and writes shared memory; the
@@ -57,12 +57,17 @@ GEMM_CASES_FOR = {"12_wmma": [(0.0, ["128x128x128"]), (0.5, ["40x24x48", "104x72
                   "13_wmma_pipeline": [(0.0, ["128x128x128"]), (0.5, ["40x24x48", "104x72x64"])],
                   "14_mma_ldmatrix": [(0.0, ["128x128x128"]), (0.5, ["40x24x48", "104x72x64"])],
                   "18_tma_store_epilogue": [(0.0, ["128x128x128", "264x520x64"]), (0.5, ["40x24x48", "104x72x64", "264x520x64"])]}
+# The Hopper steps 15-17 at step 18's shapes: steps 15 and 16 run one block per tile, and step 17's
+# persistent grid deals these few tiles (at most 6 units) one unit per cluster on any GPU, as the
+# trace does, so the profiled launch is the traced one whatever the GPU's SM count.
+for _hopper_step in ("15_tma_wgmma", "16_warp_specialized", "17_persistent_clusters"):
+    GEMM_CASES_FOR[_hopper_step] = GEMM_CASES_FOR["18_tma_store_epilogue"]
 GEMM_TOLERANCE = 0.02
 # Arguments a step's profiled runs need so that they run what the model draws. Step 11 splits the
 # tiles of a partial last wave along k (a second kernel, not traced); at these small shapes every
 # tile would be split, so it runs with every tile whole. Besides these, every GEMM step's runs are
 # given --defaults: the default tunables at every shape, which is what the model predicts with
-# (steps 10, 11, 14 and 15 would otherwise choose their tile by shape, smaller ones at these shapes).
+# (steps 10, 11, 14 and 18 would otherwise choose their tile by shape, smaller ones at these shapes).
 PROGRAM_ARGS = {"11_split_k_tail": ["--param", "SPLIT=0"]}
 # Counters of a held program that are recorded but not held to the rule, each with the reason.
 COUNTERS_NOT_HELD = {
@@ -100,7 +105,7 @@ def have_gpu():
 
 
 class NoSuitableGpu(Exception):
-    """The program exited 77: the GPU present cannot run it (step 18 needs compute capability 9.0)."""
+    """The program exited 77: the GPU present cannot run it (steps 15-18 need compute capability 9.0)."""
 
 
 def measure(ncu, program_args, kernel):

@@ -32,8 +32,8 @@ NEW_INSTRUCTION_FAMILY = {
           "(tiles kept as stored, transposed operands read as col_major fragments)",
     "14": "mma.sync and ldmatrix replace the WMMA API: fragments and swizzled tiles by hand",
     "15": "Hopper arrives: TMA copies, mbarriers and wgmma replace cp.async, ldmatrix and mma.sync",
-    "18": "the copy engine's stores arrive (cp.async.bulk.tensor shared -> global, bulk groups, the proxy fence, "
-          "an L2 policy): the epilogue is rewritten, and the tile by shape comes with it",
+    "18": "TMA stores arrive (cp.async.bulk.tensor shared -> global, bulk groups, the proxy fence): the epilogue "
+          "through shared memory, with the tile chosen by shape",
 }
 
 

@@ -21,7 +21,7 @@ const char* const kUsage =
     "  --sms N              the GPU's SMs, for a step that picks its tile by shape when no --param is\n"
     "                       given, as the program does (default: the first results file's GPU)\n"
     "  --block X,Y          the block of the selected warp (default 0,0); --warp W (default: the block's\n"
-    "                       first warp with memory instructions, 0 but in step 18)\n"
+    "                       first warp with memory instructions, 0 but in steps 16-18)\n"
     "  --iteration I        the loop iteration shown (default: the first); --instruction J (its J-th)\n"
     "  --colour block|warp|thread   how the thread map is coloured (default thread)\n"
     "  --perf fp32|tensor   the performance panel's runs: fp32 steps or tensor-core steps (default fp32)\n"

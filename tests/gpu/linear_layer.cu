@@ -1,5 +1,5 @@
-// A linear layer's forward pass and both gradients with a tensor-core step's three layouts (step 12,
-// 13, 14 or 15, the first argument), the job they are built for: Y = X W (NN), dX = dY W^T (NT: W read transposed), dW = X^T dY (TN: X
+// A linear layer's forward pass and both gradients with a tensor-core step's three layouts (steps 12
+// to 18, the first argument), the job they are built for: Y = X W (NN), dX = dY W^T (NT: W read transposed), dW = X^T dY (TN: X
 // read transposed). Each product is computed by the step on the same device buffers a training
 // step would use (no copies, no explicit transposes) and compared with cublasGemmEx on the same
 // buffers and with a CPU fp64 reference on the same rounded values.
@@ -57,8 +57,11 @@ Step step_named(const std::string& name) {
   if (name == "12") return linear_layer::step12();
   if (name == "13") return linear_layer::step13();
   if (name == "14") return linear_layer::step14();
+  if (name == "15") return linear_layer::step15();
+  if (name == "16") return linear_layer::step16();
+  if (name == "17") return linear_layer::step17();
   if (name == "18") return linear_layer::step18();
-  throw gemm::UsageError("unknown step '" + name + "': use 12, 13, 14 or 18 (usage: linear_layer_test STEP f16|bf16)");
+  throw gemm::UsageError("unknown step '" + name + "': use 12, 13, 14, 15, 16, 17 or 18 (usage: linear_layer_test STEP f16|bf16)");
 }
 
 // One product: ours and cuBLAS on the same device inputs, both against the CPU.
@@ -118,7 +121,7 @@ int run(const Step& step, InputType type) {
 int main(int argc, char** argv) {
   return gemm::run_program("linear_layer", [&] {
     if (argc != 3 || (std::string(argv[2]) != "f16" && std::string(argv[2]) != "bf16"))
-      throw gemm::UsageError("usage: linear_layer_test STEP f16|bf16 (STEP: 12, 13, 14 or 15)");
+      throw gemm::UsageError("usage: linear_layer_test STEP f16|bf16 (STEP: 12 to 18)");
     return run(step_named(argv[1]), std::string(argv[2]) == "bf16" ? InputType::bf16 : InputType::f16);
   });
 }

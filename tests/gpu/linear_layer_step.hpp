@@ -1,5 +1,5 @@
 // The tensor-core step a linear-layer test runs, in the configuration its program runs by default. Each step's
-// kernels are compiled in a file of their own (linear_layer_12.cu, _13.cu, _14.cu, _15.cu), for the
+// kernels are compiled in a file of their own (linear_layer_12.cu, _13.cu, ..., _18.cu), for the
 // architectures that step is built for, so that they compile in parallel.
 #pragma once
 
@@ -21,6 +21,9 @@ struct Step {
 Step step12();
 Step step13();
 Step step14();
+Step step15();
+Step step16();
+Step step17();
 Step step18();
 
 }  // namespace linear_layer

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "../../steps/18_tma_store_epilogue/mapping.hpp"
+#include "hopper_checks.hpp"
 
 namespace {
 
@@ -22,26 +23,7 @@ using step18::TmaOperand;
 
 constexpr Layout kLayouts[] = {Layout::nn, Layout::nt, Layout::tn};
 
-// The 128-byte swizzle as the hardware applies it to a shared address (CUTLASS's Swizzle<3,4,3>):
-// bits 4-6 (the 16-byte chunk) XOR bits 7-9 (the 128-byte row within a 1024-byte period).
-unsigned swizzle(unsigned address) { return address ^ (((address >> 7) & 7u) << 4); }
-
-// The byte a wgmma reads for element (mn, k) of its 64 x 16 (A) or 16 x N (B) operand, from the
-// descriptor's fields, using CUTLASS's canonical 128-byte-swizzled layouts:
-//   K-major:  ((8, m), (8, 2)) : ((128 B, SBO), (2 B, 16 B))
-//   MN-major: ((64, m), (8, k)) : ((2 B, LBO), (128 B, SBO))
-unsigned wgmma_reads(std::uint64_t descriptor, bool k_major, int mn, int k) {
-  const unsigned start = unsigned(descriptor & 0x3fff) << 4;
-  const unsigned leading = unsigned((descriptor >> 16) & 0x3fff) << 4;
-  const unsigned stride = unsigned((descriptor >> 32) & 0x3fff) << 4;
-  EXPECT_EQ(descriptor >> 62, 1u) << "128-byte swizzle";
-  unsigned linear;
-  if (k_major)
-    linear = start + unsigned(mn % 8) * 128 + unsigned(mn / 8) * stride + unsigned(k) * 2;
-  else
-    linear = start + unsigned(mn % 64) * 2 + unsigned(mn / 64) * leading + unsigned(k % 8) * 128 + unsigned(k / 8) * stride;
-  return swizzle(linear);
-}
+using gemm::hopper_testing::wgmma_reads;  // the descriptor read as the tensor cores read it (hopper_checks.hpp)
 
 // Every element of every consumer's operands, at every k-step, is where the copies put it.
 void check_operand(const TmaOperand& op, const Config& c, bool is_a) {
@@ -64,7 +46,7 @@ void check_operand(const TmaOperand& op, const Config& c, bool is_a) {
 
 }  // namespace
 
-TEST(Mapping15, CopiesAndDescriptorsAgree) {
+TEST(Mapping18, CopiesAndDescriptorsAgree) {
   for (const Config& c : step18::kConfigs) {
     ASSERT_STREQ(step18::config_rule(c), "");
     for (Layout layout : kLayouts) {
@@ -75,7 +57,7 @@ TEST(Mapping15, CopiesAndDescriptorsAgree) {
   }
 }
 
-TEST(Mapping15, BoxesFillTheTileOnce) {
+TEST(Mapping18, BoxesFillTheTileOnce) {
   // The boxes of one operand tile, placed by tma_box and box_bytes, cover its elements once, and
   // each element's byte (tile_byte) is distinct and inside the tile.
   for (const Config& c : step18::kConfigs)
@@ -109,7 +91,7 @@ TEST(Mapping15, BoxesFillTheTileOnce) {
       }
 }
 
-TEST(Mapping15, PersistentBlocksTakeEveryTileOnce) {
+TEST(Mapping18, PersistentBlocksTakeEveryTileOnce) {
   for (const Config& c : step18::kConfigs)
     for (const GemmShape& s : {GemmShape{4096, 4096, 64}, GemmShape{1000, 1000, 64}, GemmShape{8, 8, 8},
                                GemmShape{4088, 4104, 64}, GemmShape{130 * 128, 3 * 256, 64}, GemmShape{3 * 128, 300, 64}}) {
@@ -144,7 +126,7 @@ TEST(Mapping15, PersistentBlocksTakeEveryTileOnce) {
 // every cluster gets the same number of units, give or take one. Where the last column of tiles is
 // narrow (at most 64 columns inside C) and dealing its units after the others saves time, the
 // rounds are those of the whole units, and the narrow ones (half a whole one each) come after.
-TEST(Mapping15, PersistentGridIsTheFewestClustersForItsRounds) {
+TEST(Mapping18, PersistentGridIsTheFewestClustersForItsRounds) {
   for (const Config& c : step18::kConfigs)
     for (const int sms : {132, 114, 16, 2})
       for (const GemmShape& s : {GemmShape{4096, 4096, 64}, GemmShape{8192, 8192, 64}, GemmShape{1000, 1000, 64},
@@ -206,7 +188,7 @@ TEST(Mapping15, PersistentGridIsTheFewestClustersForItsRounds) {
 // A tile is narrow where its columns from the 64th on all lie outside C, which only a tile wider
 // than the narrow wgmma can be; narrow units come after all the others in the tile order, and copy
 // only B's first box.
-TEST(Mapping15, NarrowTilesAreTheLastColumnDealtLast) {
+TEST(Mapping18, NarrowTilesAreTheLastColumnDealtLast) {
   for (const Config& c : step18::kConfigs)
     for (const int n : {1, 8, 64, 65, 128, 200, 256, 257, 320, 321, 4104, 4160, 4161}) {
       const GemmShape s{1000, n, 64};
@@ -233,7 +215,7 @@ TEST(Mapping15, NarrowTilesAreTheLastColumnDealtLast) {
 // single round of the SMs in pairs (128 x 64 where 128 x 128 would give at most half of the SMs a
 // block and the stored rows are whole 128-byte lines, else 128 x 128), the default where it takes
 // several.
-TEST(Mapping15, TileChosenByShapeWhereTheDefaultTakesOneRound) {
+TEST(Mapping18, TileChosenByShapeWhereTheDefaultTakesOneRound) {
   const Config& wide = step18::kConfigs[0];
   const Config& small = step18::kConfigs[step18::kSmallTileConfig];
   const Config& narrow = step18::kConfigs[step18::kNarrowTileConfig];
@@ -288,7 +270,7 @@ TEST(Mapping15, TileChosenByShapeWhereTheDefaultTakesOneRound) {
   for (const Config& c : step18::kConfigs) EXPECT_EQ(step18::config_from(step18::to_params(c)), c);
 }
 
-TEST(Mapping15, AccumulatorsCoverEachConsumerTileOnce) {
+TEST(Mapping18, AccumulatorsCoverEachConsumerTileOnce) {
   for (const Config& c : step18::kConfigs) {
     std::vector<int> covered(size_t(step18::kWgmmaM) * c.bn, 0);
     for (int warp = 0; warp < 4; ++warp)
@@ -299,7 +281,7 @@ TEST(Mapping15, AccumulatorsCoverEachConsumerTileOnce) {
   }
 }
 
-TEST(Mapping15, RulesNameTheProblem) {
+TEST(Mapping18, RulesNameTheProblem) {
   EXPECT_NE(std::string(step18::config_rule({128, 256, 32, 4, 8, 1})).find("BK must be 64"), std::string::npos);
   EXPECT_NE(std::string(step18::config_rule({192, 256, 64, 4, 8, 1})).find("BM must be 64 or 128"), std::string::npos);
   EXPECT_NE(std::string(step18::config_rule({128, 320, 64, 4, 8, 1})).find("BN must be"), std::string::npos);
@@ -309,7 +291,7 @@ TEST(Mapping15, RulesNameTheProblem) {
   EXPECT_NE(std::string(step18::config_rule({128, 256, 64, 2, 8, 1})).find("not compiled in"), std::string::npos);
 }
 
-TEST(Mapping15, StagingIsConflictFreeAndComplete) {
+TEST(Mapping18, StagingIsConflictFreeAndComplete) {
   ASSERT_EQ(step18::kStagingBytes, step18::kStagingSlices * step18::kStagingBoxBytes);
   for (int staged_bytes : {4, 2}) {
     // A slice is one box of C: 64 rows x 128 bytes, 32 f32 or 64 f16 columns. Every element has
@@ -365,7 +347,7 @@ TEST(Mapping15, StagingIsConflictFreeAndComplete) {
 }
 
 // The consumers' staging halves, one C box each, lie side by side and fill the staging buffers.
-TEST(Mapping15, StagingHalvesTileTheBuffers) {
+TEST(Mapping18, StagingHalvesTileTheBuffers) {
   for (const Config& c : step18::kConfigs) {
     std::set<int> starts;
     for (int consumer = 0; consumer < step18::consumers(c); ++consumer)
@@ -385,7 +367,7 @@ TEST(Mapping15, StagingHalvesTileTheBuffers) {
 // each float of its staging buffer once per two slices; where the copy engine stores C, no lane
 // touches global memory; elsewhere every element of C is stored once (and read once when beta != 0),
 // runs cut by C's edge element by element.
-TEST(Mapping15, TraceStagesEveryFloatAndUpdatesCOnce) {
+TEST(Mapping18, TraceStagesEveryFloatAndUpdatesCOnce) {
   for (const Config& c : step18::kConfigs)
     for (const auto& [shape, layout] : {std::pair{GemmShape{3 * 128 + 8, 2 * 256 + 8, 64}, Layout::nn},
                                         std::pair{GemmShape{136, 100, 64}, Layout::nt},
@@ -439,7 +421,7 @@ TEST(Mapping15, TraceStagesEveryFloatAndUpdatesCOnce) {
 
 // Closed form, the copy engine's path: 256 x 512 on the default configuration is 2 units of 2
 // tiles, 4 blocks with one tile each; each consumer warp writes 8 slices of 8 pairs (f32).
-TEST(Mapping15, TraceCountsForTheCopyEnginePath) {
+TEST(Mapping18, TraceCountsForTheCopyEnginePath) {
   const Config d = step18::kConfigs[0];
   gemm::TraceProblem problem;
   problem.shape = {2 * d.bm, 2 * d.bn, 64};

@@ -49,6 +49,9 @@ TEST(Tunables, EveryStepsTableIsConsistent) {
   expect_table_consistent(step12::kTunables, step12::kConfigs);
   expect_table_consistent(step13::kTunables, step13::kConfigs);
   expect_table_consistent(step14::kTunables, step14::kConfigs);
+  expect_table_consistent(step15::kTunables, step15::kConfigs);
+  expect_table_consistent(step16::kTunables, step16::kConfigs);
+  expect_table_consistent(step17::kTunables, step17::kConfigs);
   expect_table_consistent(step18::kTunables, step18::kConfigs);
 }
 
@@ -78,13 +81,29 @@ TEST(Tunables, ATunableThatIsNoFieldKeepsItsOwnDefault) {
   EXPECT_EQ(std::string(step11::split_rule(chosen)), "");
 }
 
+// A registry entry's default_params and configs are its table's fields over its kConfigs, in order.
+template <typename Config, std::size_t N, std::size_t M>
+void expect_entry_follows_table(const gemm::TracedProgram& program, const gemm::Tunable<Config> (&table)[N],
+                                const Config (&configs)[M]) {
+  EXPECT_EQ(program.default_params, gemm::to_params(table, configs[0])) << program.step;
+  ASSERT_EQ(program.configs.size(), M) << program.step;
+  for (std::size_t i = 0; i < M; ++i) EXPECT_EQ(program.configs[i], gemm::to_params(table, configs[i])) << program.step;
+}
+
 // The registry's default_params and configs are the table's fields over kConfigs.
 TEST(Tunables, RegistryEntriesFollowTheTables) {
+  std::set<std::string> checked;
   for (const gemm::TracedProgram& program : gemm::traced_programs()) {
     if (program.step == "09_warptiling") {
       EXPECT_EQ(program.default_params, step09::to_params(step09::kConfigs[0]));
       ASSERT_EQ(program.configs.size(), std::size_t(step09::kConfigCount));
       for (int i = 0; i < step09::kConfigCount; ++i) EXPECT_EQ(program.configs[size_t(i)], step09::to_params(step09::kConfigs[i]));
+    }
+    if (program.step == "15_tma_wgmma") expect_entry_follows_table(program, step15::kTunables, step15::kConfigs);
+    if (program.step == "16_warp_specialized") expect_entry_follows_table(program, step16::kTunables, step16::kConfigs);
+    if (program.step == "17_persistent_clusters") expect_entry_follows_table(program, step17::kTunables, step17::kConfigs);
+    if (program.step >= "15") {
+      checked.insert(program.step);
     }
     if (program.step == "11_split_k_tail") {
       EXPECT_EQ(program.default_params.count("SPLIT"), 0u);
@@ -92,8 +111,11 @@ TEST(Tunables, RegistryEntriesFollowTheTables) {
     if (program.step == "18_tma_store_epilogue") {
       EXPECT_EQ(program.default_params, (gemm::Params{{"BM", 128}, {"BN", 256}, {"BK", 64}, {"STAGES", 4},
                                                       {"GROUP_M", 16}, {"CLUSTER", 2}}));
+      expect_entry_follows_table(program, step18::kTunables, step18::kConfigs);
     }
   }
+  EXPECT_EQ(checked, (std::set<std::string>{"15_tma_wgmma", "16_warp_specialized", "17_persistent_clusters",
+                                            "18_tma_store_epilogue"}));
 }
 
 }  // namespace

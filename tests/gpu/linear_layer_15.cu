@@ -1,0 +1,9 @@
+// Step 15 for the linear-layer test (linear_layer_step.hpp); sm_90a code, run on compute
+// capability 9.0 only.
+#include "15_tma_wgmma/kernel.cuh"
+#include "linear_layer_step.hpp"
+
+linear_layer::Step linear_layer::step15() {
+  const gemm::Params params = step15::to_params(step15::kConfigs[0]);
+  return {"15_tma_wgmma", 90, 90, [params](const gemm::TcProblem& p, cudaStream_t s) { step15::launch(p, params, s); }};
+}

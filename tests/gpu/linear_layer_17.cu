@@ -1,0 +1,9 @@
+// Step 17 for the linear-layer test (linear_layer_step.hpp); sm_90a code, run on compute
+// capability 9.0 only.
+#include "17_persistent_clusters/kernel.cuh"
+#include "linear_layer_step.hpp"
+
+linear_layer::Step linear_layer::step17() {
+  const gemm::Params params = step17::to_params(step17::kConfigs[0]);
+  return {"17_persistent_clusters", 90, 90, [params](const gemm::TcProblem& p, cudaStream_t s) { step17::launch(p, params, s); }};
+}
