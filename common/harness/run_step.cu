@@ -32,6 +32,7 @@ class FpKind {
 
   static OptionSet option_set() { return {}; }
   void check_usage(const std::vector<GemmShape>&) const {}
+  std::string path_of(const GemmShape&) const { return ""; }  // every shape runs the step's kernels
   int min_cc() const { return step_.min_cc; }
   int only_cc() const { return 0; }
   bool choose_params_for_gpu(Options&, const cudaDeviceProp&) const { return false; }

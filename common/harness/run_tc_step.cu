@@ -8,6 +8,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "device_buffer.cuh"
 #include "program.cuh"
 #include "step_runner.cuh"
 
@@ -80,13 +81,26 @@ class TcKind {
     set.tensor_core = true;
     return set;
   }
-  void check_usage(const std::vector<GemmShape>& shapes) const {
+  // Every shape M, N, K >= 1 runs (shapes the kernels do not take: the general path below).
+  void check_usage(const std::vector<GemmShape>&) const {
     if (o_.dtype == InputType::bf16 && o_.out == OutputType::f16)
       throw UsageError("--dtype bf16 with --out f16: cuBLAS has no bf16-in, f16-out GEMM to compare with; use --out f32");
-    for (const GemmShape& s : shapes) {
-      const std::string rule = step_.shape_rule ? step_.shape_rule(s, o_.layout) : tc_shape_rule(s, o_.layout);
-      if (!rule.empty()) throw UsageError("shape " + shape_text(s) + " (layout " + to_string(o_.layout) + "): " + rule);
+  }
+  // A shape the step's kernels do not take (shape_rule) runs the general path (remembered for the
+  // last shape asked about: launch asks at every launch).
+  bool staged(const GemmShape& s) const {
+    if (s.m != asked_.m || s.n != asked_.n || s.k != asked_.k) {
+      asked_ = s;
+      asked_staged_ = !(step_.shape_rule ? step_.shape_rule(s, o_.layout) : tc_shape_rule(s, o_.layout)).empty();
     }
+    return asked_staged_;
+  }
+  std::string path_of(const GemmShape& s) const {
+    if (!staged(s)) return "";
+    return "general path, as this step's kernels need: " +
+           (step_.shape_rule ? step_.shape_rule(s, o_.layout) : tc_shape_rule(s, o_.layout)) + ". A, B" +
+           (o_.beta != 0.0f ? ", C" : "") + " are copied into zero-padded buffers of " + shape_text(padded(s)) +
+           " and C back, and the copies are timed with the step";
   }
   // bf16 tensor-core instructions need compute capability 8.0.
   int min_cc() const { return o_.dtype == InputType::bf16 ? std::max(step_.min_cc, 80) : step_.min_cc; }
@@ -107,8 +121,10 @@ class TcKind {
     };
   }
   void check_fits(const GemmShape& s, std::size_t free_bytes, long long flush_bytes) const {
+    const GemmShape p = staged(s) ? padded(s) : GemmShape{0, 0, 0};
     const std::size_t needed = in_bytes() * (elements(s.m, s.k) + elements(s.k, s.n)) +
-                               (out_bytes(o_.out) * 2 + 4) * elements(s.m, s.n) + std::size_t(flush_bytes);
+                               (out_bytes(o_.out) * 2 + 4) * elements(s.m, s.n) + std::size_t(flush_bytes) +
+                               in_bytes() * (elements(p.m, p.k) + elements(p.k, p.n)) + out_bytes(o_.out) * elements(p.m, p.n);
     if (needed > free_bytes)
       throw UsageError("shape " + shape_text(s) + " needs " + std::to_string(needed / 1000000) + " MB of device memory; " +
                        std::to_string(free_bytes / 1000000) + " MB are free: use smaller sizes");
@@ -138,7 +154,8 @@ class TcKind {
     return {s, o_.alpha, o_.beta, o_.layout, o_.dtype, o_.out, a, b, c};
   }
   void launch(const Problem& problem, const Params& params, cudaStream_t stream) const {
-    step_.launch(problem, params, stream);
+    if (staged(problem.shape)) launch_staged(problem, params, stream);
+    else step_.launch(problem, params, stream);
   }
   void cublas(cublasHandle_t handle, const Problem& theirs) const { cublas_gemm_ex(handle, theirs, theirs.out, theirs.c); }
   // cuBLAS on the same device inputs, f32 output; its C starts as the (rounded) input C.
@@ -174,8 +191,57 @@ class TcKind {
   static constexpr const char* gpu_reference_label = "cublas-gemmex-f32-out";
 
  private:
+  // The general path. Every extent is rounded up to a multiple of 8, which every tensor-core
+  // step's kernels take in every layout (K for the k-steps, the stored rows for 16-byte copies and
+  // tensor maps). A and B are copied into zeroed buffers of the padded extents as they are stored
+  // (the zeros add nothing to the products), and C into its own where it is read (beta != 0); the
+  // step computes the padded problem, and C's M x N corner is copied back. The copies are strided
+  // (cudaMemcpy2DAsync) and run in the same stream, inside what is timed.
+  static int round_up_8(int x) { return (x + 7) / 8 * 8; }
+  static GemmShape padded(const GemmShape& s) { return {round_up_8(s.m), round_up_8(s.n), round_up_8(s.k)}; }
+  struct Staging {
+    GemmShape shape{0, 0, 0};
+    DeviceBuffer<unsigned char> a, b, c;
+  };
+  // A rows x cols matrix of `bytes`-byte elements into the top left of a rows_to x cols_to one.
+  static void copy_2d(void* to, int cols_to, const void* from, int cols_from, int cols, int rows, std::size_t bytes,
+                      cudaStream_t stream) {
+    CUDA_CHECK(cudaMemcpy2DAsync(to, std::size_t(cols_to) * bytes, from, std::size_t(cols_from) * bytes,
+                                 std::size_t(cols) * bytes, std::size_t(rows), cudaMemcpyDeviceToDevice, stream));
+  }
+  void launch_staged(const Problem& problem, const Params& params, cudaStream_t stream) const {
+    const GemmShape& s = problem.shape;
+    const GemmShape p = padded(s);
+    const std::size_t out = out_bytes(o_.out), in = in_bytes();
+    if (staging_.shape.m != p.m || staging_.shape.n != p.n || staging_.shape.k != p.k) {  // new buffers, zeroed once: the copies write only their inside
+      staging_.shape = p;
+      staging_.a = DeviceBuffer<unsigned char>(in * elements(p.m, p.k));
+      staging_.b = DeviceBuffer<unsigned char>(in * elements(p.k, p.n));
+      staging_.c = DeviceBuffer<unsigned char>(out * elements(p.m, p.n));
+      CUDA_CHECK(cudaMemset(staging_.a.data(), 0, staging_.a.bytes()));
+      CUDA_CHECK(cudaMemset(staging_.b.data(), 0, staging_.b.bytes()));
+      CUDA_CHECK(cudaMemset(staging_.c.data(), 0, staging_.c.bytes()));
+    }
+    // A is stored M x K (K x M in TN), B K x N (N x K in NT).
+    if (problem.layout == Layout::tn) copy_2d(staging_.a.data(), p.m, problem.a, s.m, s.m, s.k, in, stream);
+    else copy_2d(staging_.a.data(), p.k, problem.a, s.k, s.k, s.m, in, stream);
+    if (problem.layout == Layout::nt) copy_2d(staging_.b.data(), p.k, problem.b, s.k, s.k, s.n, in, stream);
+    else copy_2d(staging_.b.data(), p.n, problem.b, s.n, s.n, s.k, in, stream);
+    if (problem.beta != 0.0f) copy_2d(staging_.c.data(), p.n, problem.c, s.n, s.n, s.m, out, stream);
+    Problem inner = problem;
+    inner.shape = p;
+    inner.a = staging_.a.data();
+    inner.b = staging_.b.data();
+    inner.c = staging_.c.data();
+    step_.launch(inner, params, stream);
+    copy_2d(problem.c, s.n, staging_.c.data(), p.n, s.n, s.m, out, stream);
+  }
+
   const TcStepDescription& step_;
   const Options& o_;
+  mutable Staging staging_;
+  mutable GemmShape asked_{0, 0, 0};
+  mutable bool asked_staged_ = false;
 };
 
 }  // namespace

@@ -23,6 +23,7 @@
 //   StepInputs make_inputs(shape)           one shape's inputs
 //   Problem problem(shape, a, b, c)         the problem on device buffers
 //   void launch(problem, params, stream)    the step
+//   std::string path_of(shape)              "" or the other path a shape runs (said above its row)
 //   void cublas(handle, problem)            the yardstick
 //   std::vector<float> gpu_reference(...)   C computed by cuBLAS, for problems above the CPU's
 //   std::vector<float> as_floats(bytes, n)  C read back, as floats
@@ -120,6 +121,8 @@ class ShapeRunner {
     result.k = s.k;
     result.alpha = options_.alpha;
     result.beta = options_.beta;
+    result.path = kind_.path_of(s);
+    if (!result.path.empty()) std::printf("  %s runs the %s\n", shape_text(s).c_str(), result.path.c_str());
 
     const StepInputs in = kind_.make_inputs(s);
     const std::size_t a_bytes = in.a_stored.empty() ? bytes_of(in.a) : bytes_of(in.a_stored);

@@ -12,6 +12,7 @@ const char* to_string(Layout layout) {
 }
 std::string tc_shape_rule(const GemmShape& s, Layout) {
   // M and N may be anything: rows whose length is not a multiple of 8 are copied element by element.
+  // (A shape that breaks a rule runs the general path: run_tc_step.cu.)
   if (s.k % 8 != 0) return "K must be a multiple of 8 (the k-steps of the tensor cores read 16-byte runs of K)";
   return "";
 }
@@ -21,10 +22,9 @@ std::string tc_aligned_rows_rule(const GemmShape& s, Layout layout) {
   if (!k_rule.empty()) return k_rule;
   const char* why = " (rows are copied in 16-byte chunks, so each stored row must start on 16 bytes)";
   if (layout == Layout::tn && s.m % 8 != 0)
-    return std::string("layout tn stores A as K x M: M must be a multiple of 8") + why + "; or use layout nt";
+    return std::string("layout tn stores A as K x M: M must be a multiple of 8") + why;
   if (layout != Layout::nt && s.n % 8 != 0)
-    return std::string("layout ") + to_string(layout) + " stores B as K x N: N must be a multiple of 8" + why +
-           "; or use layout nt";
+    return std::string("layout ") + to_string(layout) + " stores B as K x N: N must be a multiple of 8" + why;
   return "";
 }
 

@@ -32,7 +32,9 @@ struct ParamSpec {
   std::string help;
 };
 
-// The shapes the tensor-core steps take: "" or the rule a shape breaks (K a multiple of 8).
+// The shapes the tensor-core steps' kernels take: "" or the rule a shape breaks (K a multiple of
+// 8). The programs run every shape: one that breaks the rule runs the general path (padded copies,
+// run_tc_step.cu); the viewer draws only the kernels' own shapes.
 std::string tc_shape_rule(const GemmShape& shape, Layout layout);
 // The stricter rule of steps that copy whole 16-byte chunks of the stored rows (cp.async, TMA): K
 // a multiple of 8 and every stored row (leading dimension) a multiple of 8 elements, so that each

@@ -84,6 +84,7 @@ Json to_json(const ShapeResult& shape) {
   json.set("verdict", to_string(shape.verdict));
   if (!shape.params.empty()) json.set("params", params_json(shape.params));
   if (shape.kernel.known) json.set("kernel", kernel_json(shape.kernel));
+  if (!shape.path.empty()) json.set("path", shape.path);
   return json;
 }
 

@@ -62,6 +62,9 @@ struct ShapeResult {
   // Set only when this shape ran another kernel than the run's report describes (other tunables,
   // or another compiled instance chosen by shape): that kernel's resource report.
   KernelReport kernel;
+  // Set only when this shape ran another path than the step's kernels alone (a tensor-core shape
+  // the kernels do not take, run through padded copies): what it ran.
+  std::string path;
 };
 
 
