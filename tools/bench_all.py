@@ -24,14 +24,15 @@ STANDARD_SHAPES = "1024,2048,4096,8192,1000x999x1001,4095x4097x4093"
 # The CPU reference is not benchmarked here; the bank demos run with their own (fixed) shapes.
 NOT_BENCHMARKED = {"00"}
 DEMOS = {"03", "04"}
-# Tensor-core steps: K must be a multiple of 8, so their odd shapes keep K even; each runs every
-# layout with f16 and bf16 inputs (f32 out), and NN with f16 out.
+# Tensor-core steps: their kernels take K a multiple of 8, so their odd shapes keep K even, and one
+# more shape, odd in every extent, runs the general path (padded copies, timed with the step); each
+# runs every layout with f16 and bf16 inputs (f32 out), and NN with f16 out.
 TENSOR_CORE = {"12", "13", "14", "15", "16", "17", "18"}
-TENSOR_CORE_SHAPES = "1024,2048,4096,8192,1000x999x1000,4095x4097x4096"
+TENSOR_CORE_SHAPES = "1024,2048,4096,8192,1000x999x1000,4095x4097x4096,4095x4097x4093"
 # Steps that copy whole 16-byte chunks (cp.async, TMA) need stored rows that are multiples of 8
 # elements in every layout: their odd shapes are ragged against the tiles, not against 8.
 ALIGNED_ROWS = {"13", "14", "15", "16", "17", "18"}
-ALIGNED_ROWS_SHAPES = "1024,2048,4096,8192,1000x1000x1000,4088x4104x4096"
+ALIGNED_ROWS_SHAPES = "1024,2048,4096,8192,1000x1000x1000,4088x4104x4096,4095x4097x4093"
 # Step 18 chooses its tile by shape (config_for_shape): two mid sizes where that choice decides.
 MID_SHAPES = {"18": "1536,3072"}
 TENSOR_CORE_RUNS = [["--layout", layout, "--dtype", dtype, "--out", "f32"] for dtype in ("f16", "bf16")
