@@ -110,7 +110,7 @@ def results_table(attributes, documents):
                 own = {key: value for key, value in shape.get("params", {}).items() if run["params"].get(key) != value}
                 label = shape_label(shape) + (" (" + " ".join(f"{k}={v}" for k, v in own.items()) + ")" if own else "")
                 if shape.get("path"):  # a tensor-core shape its kernels do not take: padded copies, timed with it
-                    label += " (general path)
+                    label += " (general path)"
                 out.append("| {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
                     name, label,
                     fmt(timing["median_ms"], 3) if timing else "–",
