@@ -5,7 +5,7 @@
 // blocks running at one time on a few rows of A and columns of B (GROUP_M, tile_at), and blocks
 // may run in clusters of 2 on tiles one above the other, which need the same B tiles: each block
 // copies half of B's boxes and the copy engine writes them into both blocks' shared memory
-// (multicast: b_operand cuts B's tile into CLUSTER boxes).
+// (multicast: b_operand cuts B's tile into at least CLUSTER boxes, shared out by rank).
 //
 // Unchanged from steps 15 and 16: TMA copies whole boxes of a tile (tma_box; zeros outside the
 // matrix), wgmma reads its operands through descriptors (wgmma_descriptor), and the layout of each
