@@ -25,7 +25,9 @@ void cublas_tf32_gemm(cublasHandle_t handle, const Fp32Problem& p) {
 
 namespace {
 cudaDataType_t cuda_type(InputType t) { return t == InputType::bf16 ? CUDA_R_16BF : CUDA_R_16F; }
-cudaDataType_t cuda_type(OutputType t) { return t == OutputType::f16 ? CUDA_R_16F : CUDA_R_32F; }
+cudaDataType_t cuda_type(OutputType t) {
+  return t == OutputType::f16 ? CUDA_R_16F : t == OutputType::bf16 ? CUDA_R_16BF : CUDA_R_32F;
+}
 }  // namespace
 
 // Row-major C = A*B through column-major cuBLAS: C^T = B^T * A^T. A row-major matrix read as

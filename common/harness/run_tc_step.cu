@@ -20,12 +20,16 @@ using runner::elements;
 using runner::StepInputs;
 
 // f32 output: the products of 16-bit inputs are exact in f32, so the error is f32 accumulation, as
-// in the fp32 steps. f16 output adds one rounding to 11 bits per element (2^-11 relative).
+// in the fp32 steps. f16 output adds one rounding to 11 significant bits per element (2^-11
+// relative), bf16 output one to 8 bits (2^-8): the same margin over each.
 constexpr Tolerance kF32OutTolerance = kFp32Tolerance;
 constexpr Tolerance kF16OutTolerance{2e-3, 1e-2};
+constexpr Tolerance kBf16OutTolerance{1.6e-2, 8e-2};
 
 std::size_t in_bytes() { return 2; }
-std::size_t out_bytes(OutputType out) { return out == OutputType::f16 ? 2 : 4; }
+std::size_t out_bytes(OutputType out) { return out == OutputType::f32 ? 4 : 2; }
+// A 16-bit output type as the 16-bit input type of the same format (for to_16bit, from_16bit).
+InputType as_16bit(OutputType out) { return out == OutputType::bf16 ? InputType::bf16 : InputType::f16; }
 
 // Rounds a rows x cols row-major matrix to `type` in place and keeps its bits in `stored`, as they
 // are or transposed (cols x rows).
@@ -50,9 +54,9 @@ StepInputs make_tc_inputs(const GemmShape& s, const Options& o) {
   round_and_store(in.b, in.b_stored, s.k, s.n, o.layout == Layout::nt, o.dtype);
   in.c_stored.resize(in.c.size() * out_bytes(o.out));
   for (std::size_t i = 0; i < in.c.size(); ++i) {
-    if (o.out == OutputType::f16) {
-      const std::uint16_t bits = to_16bit(in.c[i], InputType::f16);
-      in.c[i] = from_16bit(bits, InputType::f16);
+    if (o.out != OutputType::f32) {
+      const std::uint16_t bits = to_16bit(in.c[i], as_16bit(o.out));
+      in.c[i] = from_16bit(bits, as_16bit(o.out));
       std::memcpy(&in.c_stored[2 * i], &bits, 2);
     } else {
       std::memcpy(&in.c_stored[4 * i], &in.c[i], 4);
@@ -66,8 +70,8 @@ std::string cublas_label(const Options& o) {
          to_string(o.layout) + ")";
 }
 
-// What a tensor-core step is to the runner (step_runner.cuh): f16/bf16 inputs in a layout, f32 or
-// f16 output, cublasGemmEx with the same types and layout as the yardstick, and a reference on the
+// What a tensor-core step is to the runner (step_runner.cuh): f16/bf16 inputs in a layout, f32
+// output or 16-bit output of the inputs' type, cublasGemmEx with the same types and layout as the yardstick, and a reference on the
 // same rounded inputs.
 class TcKind {
  public:
@@ -84,7 +88,9 @@ class TcKind {
   // Every shape M, N, K >= 1 runs (shapes the kernels do not take: the general path below).
   void check_usage(const std::vector<GemmShape>&) const {
     if (o_.dtype == InputType::bf16 && o_.out == OutputType::f16)
-      throw UsageError("--dtype bf16 with --out f16: cuBLAS has no bf16-in, f16-out GEMM to compare with; use --out f32");
+      throw UsageError("--dtype bf16 with --out f16: cuBLAS has no bf16-in, f16-out GEMM to compare with; use --out f32 or --out bf16");
+    if (o_.dtype == InputType::f16 && o_.out == OutputType::bf16)
+      throw UsageError("--dtype f16 with --out bf16: cuBLAS has no f16-in, bf16-out GEMM to compare with; use --out f32 or --out f16");
   }
   // A shape the step's kernels do not take (shape_rule) runs the general path (remembered for the
   // last shape asked about: launch asks at every launch).
@@ -173,10 +179,10 @@ class TcKind {
   std::vector<float> as_floats(const unsigned char* bytes, std::size_t count) const {
     std::vector<float> values(count);
     for (std::size_t i = 0; i < count; ++i) {
-      if (o_.out == OutputType::f16) {
+      if (o_.out != OutputType::f32) {
         std::uint16_t bits;
         std::memcpy(&bits, &bytes[2 * i], 2);
-        values[i] = from_16bit(bits, InputType::f16);
+        values[i] = from_16bit(bits, as_16bit(o_.out));
       } else {
         std::memcpy(&values[i], &bytes[4 * i], 4);
       }
@@ -185,7 +191,9 @@ class TcKind {
   }
   void time_references(ShapeResult&, LaunchTimer&, int, cublasHandle_t, const Problem&) const {}
 
-  Tolerance tolerance() const { return o_.out == OutputType::f16 ? kF16OutTolerance : kF32OutTolerance; }
+  Tolerance tolerance() const {
+    return o_.out == OutputType::f16 ? kF16OutTolerance : o_.out == OutputType::bf16 ? kBf16OutTolerance : kF32OutTolerance;
+  }
   static constexpr std::uint32_t guard_word = 0xa5a5a5a5;
   static constexpr const char* cpu_reference = "cpu-fp64 on the rounded inputs";
   static constexpr const char* gpu_reference_label = "cublas-gemmex-f32-out";

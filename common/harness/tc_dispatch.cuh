@@ -23,8 +23,9 @@ struct TypeTag {
 
 // Calls f(config, layout, input, output) with compile-time values: std::integral_constant for the
 // configuration index (< kConfigCount) and the layout, TypeTag for the input type (__half,
-// __nv_bfloat16) and the output type (float, __half). bf16 input with f16 output has no cuBLAS
-// counterpart and is refused before any launch, so it is not instantiated (f32 output stands in).
+// __nv_bfloat16) and the output type (float, or the input type: f16 in -> f16 out, bf16 in -> bf16
+// out). A 16-bit output of the other type has no cuBLAS counterpart and is refused before any
+// launch, so it is not instantiated (f32 output stands in).
 template <int kConfigCount, typename F>
 void dispatch_tc_kernel(int config, Layout layout, InputType dtype, OutputType out, F&& f) {
   dispatch_index<kConfigCount>(config, [&](auto config_constant) {
@@ -37,8 +38,8 @@ void dispatch_tc_kernel(int config, Layout layout, InputType dtype, OutputType o
           case Layout::tn: f(config_constant, std::integral_constant<Layout, Layout::tn>{}, in_tag, out_tag); break;
         }
       };
-      if (out == OutputType::f16 && std::is_same_v<In, __half>) with_out(TypeTag<__half>{});
-      else with_out(TypeTag<float>{});
+      if (out == OutputType::f32) with_out(TypeTag<float>{});
+      else with_out(TypeTag<In>{});
     };
     if (dtype == InputType::bf16) with_in(TypeTag<__nv_bfloat16>{});
     else with_in(TypeTag<__half>{});

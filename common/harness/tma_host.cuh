@@ -5,11 +5,14 @@
 
 #include <cuda.h>
 #include <cudaTypedefs.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <map>
 #include <string>
 #include <tuple>
+#include <type_traits>
 
 #include "cuda_check.cuh"
 #include "gemm_types.hpp"
@@ -64,6 +67,13 @@ inline CUtensorMap tensor_map(const void* matrix, CUtensorMapDataType type, int 
                     std::to_string(rows) + " x " + std::to_string(row_length) + " matrix");
   made.emplace(key, map);
   return map;
+}
+// The tensor-map element type of a kernel's output type (float, __half, __nv_bfloat16).
+template <typename Out>
+constexpr CUtensorMapDataType tensor_map_type() {
+  if constexpr (std::is_same_v<Out, float>) return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+  else if constexpr (std::is_same_v<Out, __half>) return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  else return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
 }
 // An f16 or bf16 operand.
 inline CUtensorMap input_map(const void* matrix, InputType dtype, int row_length, int rows, int box_cols, int box_rows) {

@@ -40,6 +40,7 @@ const char* to_string(OutputType type) {
   switch (type) {
     case OutputType::f32: return "f32";
     case OutputType::f16: return "f16";
+    case OutputType::bf16: return "bf16";
   }
   return "?";
 }

@@ -15,7 +15,7 @@ namespace gemm {
 // transposed); tn: A is stored K x M. C is always M x N.
 enum class Layout { nn, nt, tn };
 enum class InputType { f32, f16, bf16 };
-enum class OutputType { f32, f16 };
+enum class OutputType { f32, f16, bf16 };
 
 const char* to_string(Layout layout);
 const char* to_string(InputType type);

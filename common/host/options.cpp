@@ -196,7 +196,8 @@ Options parse_options(int argc, const char* const* argv, const std::vector<Param
       const std::string text = next_value();
       if (text == "f32") options.out = OutputType::f32;
       else if (text == "f16") options.out = OutputType::f16;
-      else throw UsageError("--out takes f32 or f16, got '" + text + "'");
+      else if (text == "bf16") options.out = OutputType::bf16;
+      else throw UsageError("--out takes f32, f16 or bf16, got '" + text + "'");
     } else {
       throw UsageError("unknown option '" + arg + "' (run with --help for the list)");
     }
@@ -244,7 +245,7 @@ std::string usage_text(const std::string& program, const std::string& descriptio
   if (set.tensor_core)
     out << "  --layout nn|nt|tn   storage of A and B (T = stored transposed; default nn)\n"
         << "  --dtype f16|bf16    input type (default f16); accumulation is f32\n"
-        << "  --out f32|f16       output type (default f32)\n";
+        << "  --out f32|f16|bf16  output type (default f32; f16 with f16 inputs, bf16 with bf16 inputs)\n";
   out << "measurement:\n"
       << "  --reps R            timed repetitions (default: enough for about a second, 5..30)\n"
       << "  --warmup W          untimed launches first (default 2)\n"

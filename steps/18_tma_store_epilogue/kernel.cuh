@@ -1,6 +1,6 @@
 // Step 18, Hopper: C = alpha*A*B + beta*C with wgmma, TMA and an mbarrier pipeline, warp
-// specialized and persistent (sm_90a). f16 or bf16 inputs, f32 accumulation, f32 or f16 output,
-// layouts NN, NT and TN: the layout picks the TMA boxes and wgmma's transpose bits (mapping.hpp),
+// specialized and persistent (sm_90a). f16 or bf16 inputs, f32 accumulation, output f32 or the
+// inputs' 16-bit type, layouts NN, NT and TN: the layout picks the TMA boxes and wgmma's transpose bits (mapping.hpp),
 // nothing else.
 //
 // Roles: warpgroup 0 is the producer, one of its threads issues every copy; warpgroups 1.. are the
@@ -24,6 +24,7 @@
 #include "dispatch.hpp"
 #include "gpu.cuh"
 #include "mapping.hpp"
+#include "output_types.cuh"
 #include "run_tc_step.cuh"
 #include "tc_dispatch.cuh"
 #include "tma_host.cuh"
@@ -148,16 +149,8 @@ __device__ __forceinline__ void pin(float (&registers)[kCount]) {
 }
 
 // --- Output -------------------------------------------------------------------------------------
-template <typename Out>
-__device__ __forceinline__ float out_to_float(Out v) {
-  if constexpr (std::is_same_v<Out, float>) return v;
-  else return __half2float(v);
-}
-template <typename Out>
-__device__ __forceinline__ Out float_to_out(float v) {
-  if constexpr (std::is_same_v<Out, float>) return v;
-  else return __float2half_rn(v);
-}
+using gemm::float_to_out;
+using gemm::out_to_float;
 // f(std::integral_constant<int, i>) for i = kBegin .. kEnd - 1: an unrolled loop whose index is a
 // compile-time constant, so that it can index the accumulator array (a run-time index would move
 // the array to local memory).
@@ -187,15 +180,12 @@ __device__ __forceinline__ void store_run(Out* at, int col, const GemmShape& sha
       }
       *reinterpret_cast<float4*>(at) = v;
     } else {
-      __half2* pair = reinterpret_cast<__half2*>(at);
       if (beta != 0.0f) {
-        const float2 lo = __half22float2(pair[0]), hi = __half22float2(pair[1]);
+        const uint2 old = *reinterpret_cast<const uint2*>(at);
+        const float2 lo = gemm::unpack_pair<Out>(old.x), hi = gemm::unpack_pair<Out>(old.y);
         v.x += beta * lo.x, v.y += beta * lo.y, v.z += beta * hi.x, v.w += beta * hi.y;
       }
-      uint2 packed;
-      *reinterpret_cast<__half2*>(&packed.x) = __floats2half2_rn(v.x, v.y);
-      *reinterpret_cast<__half2*>(&packed.y) = __floats2half2_rn(v.z, v.w);
-      *reinterpret_cast<uint2*>(at) = packed;
+      *reinterpret_cast<uint2*>(at) = make_uint2(gemm::pack_pair<Out>(v.x, v.y), gemm::pack_pair<Out>(v.z, v.w));
     }
   } else {
     const float values[kRun] = {v.x, v.y, v.z, v.w};
@@ -351,8 +341,8 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
 
       // Epilogue, one slice (a box of C, 64 rows x 128 bytes) at a time, into the two halves of
       // the staging buffer in turn: the accumulators (times alpha), then to C by the copy engine,
-      // or read back along the rows of C. f16 output goes through the copy engine as f16 (64
-      // columns a slice), everything else is staged as f32 (32 columns).
+      // or read back along the rows of C. 16-bit output (f16, bf16) goes through the copy engine as
+      // 16 bits (64 columns a slice), everything else is staged as f32 (32 columns).
       const int row0 = tile.m * cfg.bm + consumer * kWgmmaM, col0 = tile.n * cfg.bn;
       auto store_tile = [&](auto staged_bytes) {
         constexpr int kStaged = decltype(staged_bytes)::value, kCols = slice_cols(kStaged);
@@ -363,7 +353,8 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
           for (int reg = slice * kCols / 2; reg < (slice + 1) * kCols / 2; reg += 2) {
             const int row = accumulator_row(warp_in_group, lane, reg), col = accumulator_col(lane, reg) - slice * kCols;
             if constexpr (kStaged == 2)
-              *reinterpret_cast<__half2*>(half + staging_byte(row, col, 2)) = __floats2half2_rn(alpha * acc[reg], alpha * acc[reg + 1]);
+              *reinterpret_cast<std::uint32_t*>(half + staging_byte(row, col, 2)) =
+                  gemm::pack_pair<Out>(alpha * acc[reg], alpha * acc[reg + 1]);
             else
               *reinterpret_cast<float2*>(half + staging_byte(row, col, 4)) = make_float2(alpha * acc[reg], alpha * acc[reg + 1]);
           }
@@ -392,7 +383,7 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
           staging_half ^= 1;
         });
       };
-      if constexpr (std::is_same_v<Out, __half>) {
+      if constexpr (sizeof(Out) == 2) {
         if (store_with_tma) store_tile(std::integral_constant<int, 2>{});
         else store_tile(std::integral_constant<int, 4>{});
       } else {
@@ -452,8 +443,7 @@ void launch_kernel(void (*kernel)(CUtensorMap, CUtensorMap, CUtensorMap, GemmSha
   constexpr int kOutBytes = int(sizeof(Out));
   const CUtensorMap c_map =
       tma_stores_c(p.shape, p.beta, kOutBytes)
-          ? gemm::tensor_map(p.c, std::is_same_v<Out, float> ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
-                       kOutBytes, p.shape.n, p.shape.m, c_box_cols(kOutBytes), kWgmmaM)
+          ? gemm::tensor_map(p.c, gemm::tensor_map_type<Out>(), kOutBytes, p.shape.n, p.shape.m, c_box_cols(kOutBytes), kWgmmaM)
           : CUtensorMap{};
   const LaunchShape shape = launch_shape(p.shape, cfg, resident_blocks(cfg));
   const gemm::ClusterLaunch launch(shape, cfg.cluster, stream);
