@@ -26,7 +26,8 @@ NOT_BENCHMARKED = {"00"}
 DEMOS = {"03", "04"}
 # Tensor-core steps: their kernels take K a multiple of 8, so their odd shapes keep K even, and one
 # more shape, odd in every extent, runs the general path (padded copies, timed with the step); each
-# runs every layout with f16 and bf16 inputs (f32 out), and NN with f16 out.
+# runs every layout with f16 and bf16 inputs (f32 out), and NN with the inputs' type out (f16 -> f16,
+# bf16 -> bf16).
 TENSOR_CORE = {"12", "13", "14", "15", "16", "17", "18"}
 TENSOR_CORE_SHAPES = "1024,2048,4096,8192,1000x999x1000,4095x4097x4096,4095x4097x4093"
 # Steps that copy whole 16-byte chunks (cp.async, TMA) need stored rows that are multiples of 8
@@ -35,8 +36,9 @@ ALIGNED_ROWS = {"13", "14", "15", "16", "17", "18"}
 ALIGNED_ROWS_SHAPES = "1024,2048,4096,8192,1000x1000x1000,4088x4104x4096,4095x4097x4093"
 # Step 18 chooses its tile by shape (config_for_shape): two mid sizes where that choice decides.
 MID_SHAPES = {"18": "1536,3072"}
-TENSOR_CORE_RUNS = [["--layout", layout, "--dtype", dtype, "--out", "f32"] for dtype in ("f16", "bf16")
-                    for layout in ("nn", "nt", "tn")] + [["--layout", "nn", "--dtype", "f16", "--out", "f16"]]
+TENSOR_CORE_RUNS = ([["--layout", layout, "--dtype", dtype, "--out", "f32"] for dtype in ("f16", "bf16")
+                     for layout in ("nn", "nt", "tn")] +
+                    [["--layout", "nn", "--dtype", dtype, "--out", dtype] for dtype in ("f16", "bf16")])
 
 
 def git_commit():

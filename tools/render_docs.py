@@ -128,6 +128,19 @@ def results_table(attributes, documents):
     return "\n".join(out) if out else NO_RESULTS
 
 
+def types_of(run):
+    return run.get("dtype", "f32"), run.get("layout", "nn"), run.get("out", "f32")
+
+
+def compared_runs(base_runs, step_runs):
+    """The two runs a speedup table compares: the base's first run with f32 output (a results file
+    keeps its runs sorted, and a 16-bit output such as bf16 -> bf16 sorts before bf16 -> f32), and
+    the step's run of the same types and layout (its first run where it has none)."""
+    base_run = next((run for run in base_runs if types_of(run)[2] == "f32"), base_runs[0])
+    step_run = next((run for run in step_runs if types_of(run) == types_of(base_run)), step_runs[0])
+    return base_run, step_run
+
+
 def speedup_table(attributes, documents):
     base, step = attributes["base"], attributes["step"]
     wanted = shape_filter(attributes)
@@ -136,9 +149,10 @@ def speedup_table(attributes, documents):
         base_runs, step_runs = find_runs(document, base), find_runs(document, step)
         if not base_runs or not step_runs:
             continue
-        base_times = {(s["m"], s["n"], s["k"]): s for s in base_runs[0]["shapes"] if "time" in s}
+        base_run, step_run = compared_runs(base_runs, step_runs)
+        base_times = {(s["m"], s["n"], s["k"]): s for s in base_run["shapes"] if "time" in s}
         rows = []
-        for shape in step_runs[0]["shapes"]:
+        for shape in step_run["shapes"]:
             key = (shape["m"], shape["n"], shape["k"])
             if key not in base_times or "time" not in shape or (wanted and key not in wanted):
                 continue
@@ -151,7 +165,7 @@ def speedup_table(attributes, documents):
             out.append("|---|---:|---:|---:|")
             out.extend(rows)
             out.append("")
-            out.append(source_line(document, path, base_runs[:1] + step_runs[:1]))
+            out.append(source_line(document, path, [base_run, step_run]))
             out.append("")
     return "\n".join(out) if out else NO_RESULTS
 

@@ -141,6 +141,21 @@ class RenderTest(unittest.TestCase):
         text = "<!-- speedup-table base=01_naive step=02_gmem_coalescing -->\n<!-- end speedup-table -->\n"
         self.assertIn("| 1024×1024×1024 | 214.7 | 859.0 | 4.0× |", render_docs.render(text, self.folder))
 
+    def test_speedup_table_compares_f32_output_of_the_same_types(self):
+        def run(step, ms, dtype, out):
+            return {"step": step, "variant": "", "params": {}, "dtype": dtype, "layout": "nn", "out": out,
+                    "commit": "abc", "date": "2026-01-01T00:00:00Z", "shapes": [shape(1024, ms, 1.0)]}
+        doc = document()
+        # Sorted as in a results file: bf16 -> bf16 before bf16 -> f32, f16 after both.
+        doc["runs"] = [run("12_wmma", 1.0, "bf16", "bf16"), run("12_wmma", 10.0, "bf16", "f32"),
+                       run("12_wmma", 1.0, "f16", "f32"), run("13_wmma_pipeline", 1.0, "bf16", "bf16"),
+                       run("13_wmma_pipeline", 2.5, "bf16", "f32"), run("13_wmma_pipeline", 1.0, "f16", "f32")]
+        table = render_docs.speedup_table({"base": "12_wmma", "step": "13_wmma_pipeline"}, [("x.json", doc)])
+        self.assertIn("| 1024×1024×1024 | 214.7 | 859.0 | 4.0× |", table)
+        doc["runs"] = [r for r in doc["runs"] if r["out"] == "f32"]  # no 16-bit output runs: the same table
+        self.assertEqual(render_docs.speedup_table({"base": "12_wmma", "step": "13_wmma_pipeline"},
+                                                   [("x.json", doc)]), table)
+
     def test_tf32_table_lists_the_shapes_that_timed_it(self):
         doc = document()
         doc["runs"][1]["cublas_tf32_call"] = "cublasGemmEx (TF32)"

@@ -1,7 +1,7 @@
 // Step 12, WMMA: C = alpha*A*B + beta*C with tensor cores through the wmma API: f16 or bf16
-// inputs, f32 accumulation, f32 or f16 output, layouts NN, NT and TN. One kernel template; the
-// layout only changes how the tiles are copied into shared memory (mapping.hpp), never the compute
-// loop.
+// inputs, f32 accumulation, output f32 or the inputs' 16-bit type, layouts NN, NT and TN. One
+// kernel template; the layout only changes how the tiles are copied into shared memory
+// (mapping.hpp), never the compute loop.
 #pragma once
 
 #include <cuda_bf16.h>
@@ -13,6 +13,7 @@
 #include "cuda_check.cuh"
 #include "dispatch.hpp"
 #include "mapping.hpp"
+#include "output_types.cuh"
 #include "run_tc_step.cuh"
 #include "tc_dispatch.cuh"
 
@@ -67,16 +68,8 @@ __device__ void copy_tiles(const GemmShape& shape, const In* a, const In* b, In*
   }
 }
 
-template <typename Out>
-__device__ inline Out convert_out(float v) {
-  if constexpr (std::is_same_v<Out, float>) return v;
-  else return __float2half_rn(v);
-}
-template <typename Out>
-__device__ inline float out_to_float(Out v) {
-  if constexpr (std::is_same_v<Out, float>) return v;
-  else return __half2float(v);
-}
+using gemm::float_to_out;
+using gemm::out_to_float;
 
 template <Layout kLayout, typename In, typename Out, int kConfig>
 __global__ void __launch_bounds__(threads(kConfigs[kConfig]))
@@ -140,7 +133,7 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]))
           Out* at = c + (long long)row * shape.n + col;
           float value = alpha * c_stage[warp][e];
           if (beta != 0.0f) value += beta * out_to_float(*at);  // BLAS: C is read only when beta != 0
-          *at = convert_out<Out>(value);
+          *at = float_to_out<Out>(value);
         }
         __syncwarp();
       }

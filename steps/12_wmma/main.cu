@@ -1,4 +1,4 @@
-// Step 12: tensor cores through WMMA, f16/bf16 in, f32 accumulate, f32/f16 out, NN/NT/TN.
+// Step 12: tensor cores through WMMA, f16/bf16 in, f32 accumulate, f32/f16/bf16 out, NN/NT/TN.
 // See docs/12-wmma.md.
 #include "kernel.cuh"
 

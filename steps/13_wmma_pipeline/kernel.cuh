@@ -1,8 +1,8 @@
 // Step 13, WMMA fed by a cp.async pipeline: C = alpha*A*B + beta*C with tensor cores through the
 // wmma API, the k-tiles copied global -> shared by cp.async STAGES - 1 k-tiles ahead of the
-// compute. f16 or bf16 inputs, f32 accumulation, f32 or f16 output, layouts NN, NT and TN. One
-// kernel template; the layout decides only which way each shared tile runs and so which wmma
-// layout its fragments load with (mapping.hpp), never the compute loop.
+// compute. f16 or bf16 inputs, f32 accumulation, output f32 or the inputs' 16-bit type, layouts
+// NN, NT and TN. One kernel template; the layout decides only which way each shared tile runs and
+// so which wmma layout its fragments load with (mapping.hpp), never the compute loop.
 #pragma once
 
 #include <cuda_bf16.h>
@@ -15,6 +15,7 @@
 #include "cuda_check.cuh"
 #include "dispatch.hpp"
 #include "mapping.hpp"
+#include "output_types.cuh"
 #include "run_tc_step.cuh"
 #include "tc_dispatch.cuh"
 
@@ -52,16 +53,8 @@ __device__ __forceinline__ void copy_tile(const OperandTile& t, const Stored& s,
   }
 }
 
-template <typename Out>
-__device__ inline Out convert_out(float v) {
-  if constexpr (std::is_same_v<Out, float>) return v;
-  else return __float2half_rn(v);
-}
-template <typename Out>
-__device__ inline float out_to_float(Out v) {
-  if constexpr (std::is_same_v<Out, float>) return v;
-  else return __half2float(v);
-}
+using gemm::float_to_out;
+using gemm::out_to_float;
 
 template <Layout kLayout, typename In, typename Out, int kConfig>
 __global__ void __launch_bounds__(threads(kConfigs[kConfig]))
@@ -150,7 +143,7 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]))
           Out* at = c + (long long)row * shape.n + col;
           float value = alpha * c_stage[warp][e];
           if (beta != 0.0f) value += beta * out_to_float(*at);  // BLAS: C is read only when beta != 0
-          *at = convert_out<Out>(value);
+          *at = float_to_out<Out>(value);
         }
         __syncwarp();
       }

@@ -1,7 +1,7 @@
 // Step 14, mma.sync pipeline: C = alpha*A*B + beta*C with mma.sync.m16n8k16 fed by ldmatrix from
 // swizzled shared tiles, which cp.async fills STAGES k-tiles ahead. f16 or bf16 inputs, f32
-// accumulation, f32 or f16 output, layouts NN, NT and TN: the layout decides only whether ldmatrix
-// transposes (mapping.hpp), never the copies or the compute loop.
+// accumulation, output f32 or the inputs' 16-bit type, layouts NN, NT and TN: the layout decides
+// only whether ldmatrix transposes (mapping.hpp), never the copies or the compute loop.
 #pragma once
 
 #include <cuda_bf16.h>
@@ -13,6 +13,7 @@
 #include "cuda_check.cuh"
 #include "dispatch.hpp"
 #include "mapping.hpp"
+#include "output_types.cuh"
 #include "run_tc_step.cuh"
 #include "tc_dispatch.cuh"
 
@@ -67,6 +68,9 @@ __device__ __forceinline__ void mma_16x8x16(float (&d)[4], const std::uint32_t (
 
 // --- The stores of C ---------------------------------------------------------------------------
 
+using gemm::float_to_out;
+using gemm::out_to_float;
+
 // Two neighbouring elements of a row of C (col, col + 1): one 8-byte load (beta != 0) and one store
 // when the pair lies inside C and is aligned (N even: every row starts on an even element), else
 // element by element up to C's edge.
@@ -88,12 +92,12 @@ __device__ __forceinline__ void store_pair(float* at, int col, const GemmShape& 
   }
 }
 
-// Four neighbouring f16 elements of a row of C (col .. col + 3, see quad_col): one 8-byte store when
-// they lie inside C and its rows keep them aligned (N a multiple of 4), else element by element up
-// to C's edge.
+// Four neighbouring 16-bit (f16, bf16) elements of a row of C (col .. col + 3, see quad_col): one
+// 8-byte store when they lie inside C and its rows keep them aligned (N a multiple of 4), else
+// element by element up to C's edge.
 // kEdges = false: as for store_pair.
-template <bool kEdges>
-__device__ __forceinline__ void store_quad(__half* at, int col, const GemmShape& shape, const float (&v)[4], float alpha,
+template <bool kEdges, typename Out>
+__device__ __forceinline__ void store_quad(Out* at, int col, const GemmShape& shape, const float (&v)[4], float alpha,
                                            float beta) {
   float out[4];
 #pragma unroll
@@ -101,18 +105,14 @@ __device__ __forceinline__ void store_quad(__half* at, int col, const GemmShape&
   if (!kEdges || (col + 4 <= shape.n && shape.n % 4 == 0)) {
     if (beta != 0.0f) {  // BLAS: C is read only when beta != 0
       const uint2 old = *reinterpret_cast<const uint2*>(at);
-      const float2 lo = __half22float2(*reinterpret_cast<const __half2*>(&old.x));
-      const float2 hi = __half22float2(*reinterpret_cast<const __half2*>(&old.y));
+      const float2 lo = gemm::unpack_pair<Out>(old.x), hi = gemm::unpack_pair<Out>(old.y);
       out[0] += beta * lo.x, out[1] += beta * lo.y, out[2] += beta * hi.x, out[3] += beta * hi.y;
     }
-    uint2 packed;
-    *reinterpret_cast<__half2*>(&packed.x) = __floats2half2_rn(out[0], out[1]);
-    *reinterpret_cast<__half2*>(&packed.y) = __floats2half2_rn(out[2], out[3]);
-    *reinterpret_cast<uint2*>(at) = packed;
+    *reinterpret_cast<uint2*>(at) = make_uint2(gemm::pack_pair<Out>(out[0], out[1]), gemm::pack_pair<Out>(out[2], out[3]));
   } else {
 #pragma unroll
     for (int e = 0; e < 4; ++e)
-      if (col + e < shape.n) at[e] = __float2half_rn(beta != 0.0f ? out[e] + beta * __half2float(at[e]) : out[e]);
+      if (col + e < shape.n) at[e] = float_to_out<Out>(beta != 0.0f ? out[e] + beta * out_to_float(at[e]) : out[e]);
   }
 }
 
@@ -293,10 +293,11 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
   cp_async_wait<0>();  // no copy may still be writing shared memory when the block exits
 
   // Epilogue: straight from the accumulators; each lane holds pairs of neighbouring columns. f32:
-  // a pair is 8 bytes, and a warp's store fills whole sectors. f16: neighbouring lanes first trade
-  // halves of two side-by-side n8 tiles, so that each stores 4 columns (keeps_right_tile, quad_col).
-  if constexpr (std::is_same_v<Out, __half>) {
-    static_assert(kFragCols % 2 == 0, "the f16 epilogue pairs n8 tiles");
+  // a pair is 8 bytes, and a warp's store fills whole sectors. 16-bit (f16, bf16): neighbouring
+  // lanes first trade halves of two side-by-side n8 tiles, so that each stores 4 columns
+  // (keeps_right_tile, quad_col).
+  if constexpr (sizeof(Out) == 2) {
+    static_assert(kFragCols % 2 == 0, "the 16-bit epilogue pairs n8 tiles");
     const bool keeps_right = keeps_right_tile(lane);
 #pragma unroll
     for (int i = 0; i < kFragRows; ++i)

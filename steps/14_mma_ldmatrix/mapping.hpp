@@ -315,7 +315,7 @@ GEMM_HD constexpr FragmentStep fragment_step(const OperandTile& t, int fragment,
 GEMM_HD int accumulator_row(int lane, int reg) { return lane / 4 + (reg / 2) * 8; }
 GEMM_HD int accumulator_col(int lane, int reg) { return 2 * (lane % 4) + reg % 2; }
 
-// f16 output: a lane's two columns of an n8 tile are 4 bytes, so stores straight from the
+// 16-bit output: a lane's two columns of an n8 tile are 4 bytes, so stores straight from the
 // accumulators would fill only half of each 32-byte sector they touch (8 rows x 16 bytes per
 // warp). Neighbouring lanes (lane ^ 1, on the same row) trade halves of two side-by-side n8 tiles
 // j and j + 1: even lanes keep their columns of tile j and take their neighbour's, odd lanes

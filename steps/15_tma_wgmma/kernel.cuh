@@ -1,7 +1,7 @@
 // Step 15, Hopper: C = alpha*A*B + beta*C with wgmma from shared tiles that TMA copies, an
-// mbarrier per stage (sm_90a). f16 or bf16 inputs, f32 accumulation, f32 or f16 output, layouts
-// NN, NT and TN: the layout picks the TMA boxes and wgmma's transpose bits (mapping.hpp), nothing
-// else.
+// mbarrier per stage (sm_90a). f16 or bf16 inputs, f32 accumulation, output f32 or the inputs'
+// 16-bit type, layouts NN, NT and TN: the layout picks the TMA boxes and wgmma's transpose bits
+// (mapping.hpp), nothing else.
 //
 // A block is one warpgroup (4 warps), which multiplies a 64 x BN tile with wgmma. One of its
 // threads asks the copy engine for each k-tile, STAGES k-tiles ahead; the stage's mbarrier
@@ -21,6 +21,7 @@
 #include "dispatch.hpp"
 #include "gpu.cuh"
 #include "mapping.hpp"
+#include "output_types.cuh"
 #include "run_tc_step.cuh"
 #include "tc_dispatch.cuh"
 #include "tma_host.cuh"
@@ -79,18 +80,10 @@ __device__ __forceinline__ void pin(float (&registers)[kCount]) {
 }
 
 // --- Output -------------------------------------------------------------------------------------
-template <typename Out>
-__device__ __forceinline__ float out_to_float(Out v) {
-  if constexpr (std::is_same_v<Out, float>) return v;
-  else return __half2float(v);
-}
-template <typename Out>
-__device__ __forceinline__ Out float_to_out(float v) {
-  if constexpr (std::is_same_v<Out, float>) return v;
-  else return __float2half_rn(v);
-}
+using gemm::float_to_out;
+using gemm::out_to_float;
 // Two neighbouring elements of a row of C (col, col + 1), alpha already applied: one 8-byte (f32)
-// or 4-byte (f16) store when the pair lies inside C and is aligned (whole_pair), else element by
+// or 4-byte (16-bit) store when the pair lies inside C and is aligned (whole_pair), else element by
 // element up to C's edge.
 template <typename Out>
 __device__ __forceinline__ void store_pair(Out* at, int col, const GemmShape& shape, float v0, float v1, float beta) {
@@ -102,12 +95,11 @@ __device__ __forceinline__ void store_pair(Out* at, int col, const GemmShape& sh
       }
       *reinterpret_cast<float2*>(at) = make_float2(v0, v1);
     } else {
-      __half2* pair = reinterpret_cast<__half2*>(at);
       if (beta != 0.0f) {
-        const float2 old = __half22float2(*pair);
+        const float2 old = gemm::unpack_pair<Out>(*reinterpret_cast<const std::uint32_t*>(at));
         v0 += beta * old.x, v1 += beta * old.y;
       }
-      *pair = __floats2half2_rn(v0, v1);
+      *reinterpret_cast<std::uint32_t*>(at) = gemm::pack_pair<Out>(v0, v1);
     }
   } else {
     const float values[kPair] = {v0, v1};

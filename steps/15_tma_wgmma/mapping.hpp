@@ -202,7 +202,7 @@ GEMM_HD int accumulator_row(int warp_in_group, int lane, int reg) {
 GEMM_HD int accumulator_col(int lane, int reg) { return 8 * (reg / 4) + 2 * (lane % 4) + reg % 2; }
 
 // The epilogue stores C straight from the accumulators: each lane holds pairs of neighbouring
-// columns (reg, reg + 1), one 8-byte (f32) or 4-byte (f16) store per pair where the pair lies
+// columns (reg, reg + 1), one 8-byte (f32) or 4-byte (16-bit) store per pair where the pair lies
 // inside C and C's rows keep it aligned (N even), else element by element up to C's edge. A warp's
 // 32 lanes cover 8 rows of 8 columns per store: 8 short pieces of rows, each in its own cache line.
 constexpr int kPair = 2;  // values per store

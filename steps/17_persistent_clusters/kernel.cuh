@@ -1,6 +1,6 @@
 // Step 17, Hopper: C = alpha*A*B + beta*C with wgmma, TMA and an mbarrier pipeline, warp
-// specialized and persistent (sm_90a). f16 or bf16 inputs, f32 accumulation, f32 or f16 output,
-// layouts NN, NT and TN: the layout picks the TMA boxes and wgmma's transpose bits (mapping.hpp),
+// specialized and persistent (sm_90a). f16 or bf16 inputs, f32 accumulation, output f32 or the
+// inputs' 16-bit type, layouts NN, NT and TN: the layout picks the TMA boxes and wgmma's transpose bits (mapping.hpp),
 // nothing else.
 //
 // Roles (as in step 16): warpgroup 0 is the producer, one of its threads issues every copy;
@@ -25,6 +25,7 @@
 #include "dispatch.hpp"
 #include "gpu.cuh"
 #include "mapping.hpp"
+#include "output_types.cuh"
 #include "run_tc_step.cuh"
 #include "tc_dispatch.cuh"
 #include "tma_host.cuh"
@@ -128,18 +129,10 @@ __device__ __forceinline__ void pin(float (&registers)[kCount]) {
 }
 
 // --- Output -------------------------------------------------------------------------------------
-template <typename Out>
-__device__ __forceinline__ float out_to_float(Out v) {
-  if constexpr (std::is_same_v<Out, float>) return v;
-  else return __half2float(v);
-}
-template <typename Out>
-__device__ __forceinline__ Out float_to_out(float v) {
-  if constexpr (std::is_same_v<Out, float>) return v;
-  else return __float2half_rn(v);
-}
+using gemm::float_to_out;
+using gemm::out_to_float;
 // Two neighbouring elements of a row of C (col, col + 1), alpha already applied: one 8-byte (f32)
-// or 4-byte (f16) store when the pair lies inside C and is aligned (whole_pair), else element by
+// or 4-byte (16-bit) store when the pair lies inside C and is aligned (whole_pair), else element by
 // element up to C's edge.
 template <typename Out>
 __device__ __forceinline__ void store_pair(Out* at, int col, const GemmShape& shape, float v0, float v1, float beta) {
@@ -151,12 +144,11 @@ __device__ __forceinline__ void store_pair(Out* at, int col, const GemmShape& sh
       }
       *reinterpret_cast<float2*>(at) = make_float2(v0, v1);
     } else {
-      __half2* pair = reinterpret_cast<__half2*>(at);
       if (beta != 0.0f) {
-        const float2 old = __half22float2(*pair);
+        const float2 old = gemm::unpack_pair<Out>(*reinterpret_cast<const std::uint32_t*>(at));
         v0 += beta * old.x, v1 += beta * old.y;
       }
-      *pair = __floats2half2_rn(v0, v1);
+      *reinterpret_cast<std::uint32_t*>(at) = gemm::pack_pair<Out>(v0, v1);
     }
   } else {
     const float values[kPair] = {v0, v1};

@@ -162,6 +162,9 @@ TEST(Options, TensorCoreOptionsOnlyWhereDeclared) {
   EXPECT_EQ(options.layout, gemm::Layout::tn);
   EXPECT_EQ(options.dtype, gemm::InputType::bf16);
   EXPECT_EQ(options.out, gemm::OutputType::f16);
+  EXPECT_EQ(parse({"--dtype", "bf16", "--out", "bf16"}, {}, set).out, gemm::OutputType::bf16);
+  EXPECT_EQ(parse({"--out", "f32"}, {}, set).out, gemm::OutputType::f32);
+  EXPECT_NE(error_of({"--out", "f64"}, {}, set).find("f32, f16 or bf16"), std::string::npos);
   EXPECT_NE(error_of({"--layout", "tt"}, {}, set).find("nn, nt or tn"), std::string::npos);
   EXPECT_EQ(gemm::parse_layout("tn", "--layout"), gemm::Layout::tn);
   EXPECT_THROW(gemm::parse_layout("NN", "--layout"), gemm::UsageError);
