@@ -16,11 +16,12 @@ endfunction()
 # TENSOR_CORE marks an f16/bf16 step (run_tc_step); ALIGNED_ROWS one of those that copies whole
 # 16-byte chunks of the stored rows (cp.async, TMA) and so refuses rows that do not start on 16
 # bytes: its tests use shapes whose stored rows are multiples of 8 in NN and TN.
-# CUDA_ARCHITECTURES overrides the build's list for this step (step 15: 90a).
+# FP8 marks the FP8 step (run_fp8_step): it gets its own tests (tests/CMakeLists.txt).
+# CUDA_ARCHITECTURES overrides the build's list for this step (steps 15-19: 90a).
 # MIN_ARCH leaves out the build's architectures below it (cp.async and mma.sync steps: 80), since
 # the program refuses those GPUs before any launch (exit 77); with none left it builds for MIN_ARCH.
 function(gemm_add_step name)
-  cmake_parse_arguments(STEP "DEMO;TENSOR_CORE;ALIGNED_ROWS" "MIN_ARCH" "SOURCES;CUDA_ARCHITECTURES" ${ARGN})
+  cmake_parse_arguments(STEP "DEMO;TENSOR_CORE;ALIGNED_ROWS;FP8" "MIN_ARCH" "SOURCES;CUDA_ARCHITECTURES" ${ARGN})
   if(STEP_MIN_ARCH AND NOT STEP_CUDA_ARCHITECTURES)
     set(STEP_CUDA_ARCHITECTURES "")
     foreach(_arch IN LISTS CMAKE_CUDA_ARCHITECTURES)
@@ -52,6 +53,8 @@ function(gemm_add_step name)
     set_property(GLOBAL APPEND PROPERTY GEMM_DEMO_STEPS ${name})
   elseif(STEP_TENSOR_CORE)
     set_property(GLOBAL APPEND PROPERTY GEMM_TC_STEPS ${name})
+  elseif(STEP_FP8)
+    set_property(GLOBAL APPEND PROPERTY GEMM_FP8_STEPS ${name})
   else()
     set_property(GLOBAL APPEND PROPERTY GEMM_GPU_STEPS ${name})
   endif()

@@ -36,6 +36,15 @@ ALIGNED_ROWS = {"13", "14", "15", "16", "17", "18"}
 ALIGNED_ROWS_SHAPES = "1024,2048,4096,8192,1000x1000x1000,4088x4104x4096,4095x4097x4093"
 # Step 18 chooses its tile by shape (config_for_shape): two mid sizes where that choice decides.
 MID_SHAPES = {"18": "1536,3072"}
+# The FP8 step (19): layout NT only (FP8 wgmma reads K-major operands); its kernels take K a
+# multiple of 16, so the ragged shape keeps K so and one more runs the general path. Each run is
+# (arguments, variant): e4m3 with every output, e5m2 x e4m3, and e4m3 -> bf16 without promotion
+# (variant "no-promotion": what promotion costs).
+FP8 = {"19"}
+FP8_SHAPES = "1024,2048,4096,6144,8192,1000x1000x1008,4088x4104x4096,4095x4097x4093"
+FP8_RUNS = ([(["--dtype", "e4m3", "--out", out], "") for out in ("bf16", "f16", "f32")] +
+            [(["--dtype", "e5m2", "--out", "bf16"], ""),
+             (["--dtype", "e4m3", "--out", "bf16", "--param", "PROMOTE=0"], "no-promotion")])
 TENSOR_CORE_RUNS = ([["--layout", layout, "--dtype", dtype, "--out", "f32"] for dtype in ("f16", "bf16")
                      for layout in ("nn", "nt", "tn")] +
                     [["--layout", "nn", "--dtype", dtype, "--out", dtype] for dtype in ("f16", "bf16")])
@@ -80,6 +89,8 @@ def main():
     parser.add_argument("--steps", default="", help="comma-separated step numbers, e.g. 01,02 (default: all)")
     parser.add_argument("--shapes", default=STANDARD_SHAPES)
     parser.add_argument("--extra", default="", help="extra arguments for every step, e.g. '--reps 10'")
+    parser.add_argument("--only-out", default="", choices=("", "f32", "f16", "bf16"),
+                        help="tensor-core steps: only the runs with this output type")
     args = parser.parse_args()
     out_dir = args.out or os.path.join(args.build, "results")
     selected = {s.strip().zfill(2) for s in args.steps.split(",") if s.strip()}
@@ -93,14 +104,20 @@ def main():
         for index, program in enumerate(programs):
             name = os.path.basename(program)
             print(f"bench_all: step {index + 1} of {len(programs)}: {name}", flush=True)
+            labels = {}  # variant number -> the run's variant name in the results file
             if name[:2] in DEMOS:
                 variants = [[]]
+            elif name[:2] in FP8:
+                shapes = args.shapes if args.shapes != STANDARD_SHAPES else FP8_SHAPES
+                variants = [["--shapes", shapes] + extra + args.extra.split() for extra, _ in FP8_RUNS]
+                labels = {number: label for number, (_, label) in enumerate(FP8_RUNS) if label}
             elif name[:2] in TENSOR_CORE:
                 standard = ALIGNED_ROWS_SHAPES if name[:2] in ALIGNED_ROWS else TENSOR_CORE_SHAPES
                 if name[:2] in MID_SHAPES:
                     standard += "," + MID_SHAPES[name[:2]]
                 shapes = args.shapes if args.shapes != STANDARD_SHAPES else standard
-                variants = [["--shapes", shapes] + extra + args.extra.split() for extra in TENSOR_CORE_RUNS]
+                runs_of_step = [r for r in TENSOR_CORE_RUNS if not args.only_out or r[-1] == args.only_out]
+                variants = [["--shapes", shapes] + extra + args.extra.split() for extra in runs_of_step]
             else:
                 variants = [["--shapes", args.shapes] + args.extra.split()]
             for number, variant in enumerate(variants):
@@ -121,6 +138,8 @@ def main():
                 device = device or document["device"]
                 for run in document["runs"]:
                     run["commit"], run["date"] = commit, document["date"]
+                    if number in labels:
+                        run["variant"] = labels[number]
                     runs.append(run)
     if not runs:
         print("bench_all: nothing ran (no suitable GPU?)", file=sys.stderr)

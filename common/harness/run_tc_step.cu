@@ -4,10 +4,13 @@
 #include <cuda_fp16.h>
 
 #include <algorithm>
+#include <cmath>
+#include <memory>
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
 
+#include "cublaslt_fp8.cuh"
 #include "device_buffer.cuh"
 #include "program.cuh"
 #include "step_runner.cuh"
@@ -33,16 +36,45 @@ InputType as_16bit(OutputType out) { return out == OutputType::bf16 ? InputType:
 
 // Rounds a rows x cols row-major matrix to `type` in place and keeps its bits in `stored`, as they
 // are or transposed (cols x rows).
-void round_and_store(std::vector<float>& logical, std::vector<std::uint16_t>& stored, int rows, int cols,
+void round_and_store(std::vector<float>& logical, std::vector<unsigned char>& stored, int rows, int cols,
                      bool transposed, InputType type) {
-  stored.resize(logical.size());
+  stored.resize(2 * logical.size());
   for (int r = 0; r < rows; ++r)
     for (int c = 0; c < cols; ++c) {
       const std::size_t at = elements(r, cols) + std::size_t(c);
       const std::uint16_t bits = to_16bit(logical[at], type);
       logical[at] = from_16bit(bits, type);
-      stored[transposed ? elements(c, rows) + std::size_t(r) : at] = bits;
+      std::memcpy(&stored[2 * (transposed ? elements(c, rows) + std::size_t(r) : at)], &bits, 2);
     }
+}
+
+// C rounded to the output type in place, and its bytes in c_stored.
+void round_and_store_c(StepInputs& in, OutputType out) {
+  in.c_stored.resize(in.c.size() * out_bytes(out));
+  for (std::size_t i = 0; i < in.c.size(); ++i) {
+    if (out != OutputType::f32) {
+      const std::uint16_t bits = to_16bit(in.c[i], as_16bit(out));
+      in.c[i] = from_16bit(bits, as_16bit(out));
+      std::memcpy(&in.c_stored[2 * i], &bits, 2);
+    } else {
+      std::memcpy(&in.c_stored[4 * i], &in.c[i], 4);
+    }
+  }
+}
+
+// C as read back (of the output type), as floats.
+std::vector<float> output_as_floats(const unsigned char* bytes, std::size_t count, OutputType out) {
+  std::vector<float> values(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    if (out != OutputType::f32) {
+      std::uint16_t bits;
+      std::memcpy(&bits, &bytes[2 * i], 2);
+      values[i] = from_16bit(bits, as_16bit(out));
+    } else {
+      std::memcpy(&values[i], &bytes[4 * i], 4);
+    }
+  }
+  return values;
 }
 
 // One shape's inputs: seeded as the fp32 steps', rounded to the input type (A, B) and the output
@@ -52,16 +84,7 @@ StepInputs make_tc_inputs(const GemmShape& s, const Options& o) {
   StepInputs in = runner::seeded_inputs(s, o.seed);
   round_and_store(in.a, in.a_stored, s.m, s.k, o.layout == Layout::tn, o.dtype);
   round_and_store(in.b, in.b_stored, s.k, s.n, o.layout == Layout::nt, o.dtype);
-  in.c_stored.resize(in.c.size() * out_bytes(o.out));
-  for (std::size_t i = 0; i < in.c.size(); ++i) {
-    if (o.out != OutputType::f32) {
-      const std::uint16_t bits = to_16bit(in.c[i], as_16bit(o.out));
-      in.c[i] = from_16bit(bits, as_16bit(o.out));
-      std::memcpy(&in.c_stored[2 * i], &bits, 2);
-    } else {
-      std::memcpy(&in.c_stored[4 * i], &in.c[i], 4);
-    }
-  }
+  round_and_store_c(in, o.out);
   return in;
 }
 
@@ -69,6 +92,75 @@ std::string cublas_label(const Options& o) {
   return std::string("cublasGemmEx (") + to_string(o.dtype) + " in, f32 compute, " + to_string(o.out) + " out, " +
          to_string(o.layout) + ")";
 }
+
+// The general path of the tensor-core steps: a problem whose extents the step's kernels do not take
+// runs as a padded one. A and B are copied into zeroed buffers of the padded extents as they are
+// stored (the zeros add nothing to the products), and C into its own where it is read (beta != 0);
+// the step computes the padded problem, and C's M x N corner is copied back. An operand whose
+// stored extents need no padding is used in place (C too: then nothing is copied back). The copies
+// are strided (cudaMemcpy2DAsync) and run in the same stream, inside what is timed.
+class PaddedCopies {
+ public:
+  template <typename Launch>
+  void run(const TcProblem& problem, const GemmShape& p, std::size_t in, std::size_t out, cudaStream_t stream,
+           Launch&& launch) {
+    const GemmShape& s = problem.shape;
+    if (shape_.m != p.m || shape_.n != p.n || shape_.k != p.k) {  // new buffers, zeroed once: the copies write only their inside
+      shape_ = p;
+      a_ = DeviceBuffer<unsigned char>(in * elements(p.m, p.k));
+      b_ = DeviceBuffer<unsigned char>(in * elements(p.k, p.n));
+      c_ = DeviceBuffer<unsigned char>(out * elements(p.m, p.n));
+      CUDA_CHECK(cudaMemset(a_.data(), 0, a_.bytes()));
+      CUDA_CHECK(cudaMemset(b_.data(), 0, b_.bytes()));
+      CUDA_CHECK(cudaMemset(c_.data(), 0, c_.bytes()));
+    }
+    TcProblem inner = problem;
+    inner.shape = p;
+    // A is stored M x K (K x M in TN), B K x N (N x K in NT).
+    const bool a_as_is = p.m == s.m && p.k == s.k, b_as_is = p.k == s.k && p.n == s.n, c_as_is = p.m == s.m && p.n == s.n;
+    if (!a_as_is) {
+      if (problem.layout == Layout::tn) copy_2d(a_.data(), p.m, problem.a, s.m, s.m, s.k, in, stream);
+      else copy_2d(a_.data(), p.k, problem.a, s.k, s.k, s.m, in, stream);
+      inner.a = a_.data();
+    }
+    if (!b_as_is) {
+      if (problem.layout == Layout::nt) copy_2d(b_.data(), p.k, problem.b, s.k, s.k, s.n, in, stream);
+      else copy_2d(b_.data(), p.n, problem.b, s.n, s.n, s.k, in, stream);
+      inner.b = b_.data();
+    }
+    if (!c_as_is) {
+      if (problem.beta != 0.0f) copy_2d(c_.data(), p.n, problem.c, s.n, s.n, s.m, out, stream);
+      inner.c = c_.data();
+    }
+    launch(inner);
+    if (!c_as_is) copy_2d(problem.c, s.n, c_.data(), p.n, s.n, s.m, out, stream);
+  }
+  // What the line above a shape's row says of its general path: the rule, and what is copied.
+  static std::string said(const std::string& rule, const GemmShape& s, const GemmShape& p, float beta) {
+    const bool c_padded = p.m != s.m || p.n != s.n;
+    std::string names;
+    auto add = [&](bool copies, const char* name) {
+      if (copies) names += (names.empty() ? "" : ", ") + std::string(name);
+    };
+    add(p.m != s.m || p.k != s.k, "A");
+    add(p.k != s.k || p.n != s.n, "B");
+    add(c_padded && beta != 0.0f, "C");
+    return "general path, as this step's kernels need: " + rule + ". " + names +
+           " are copied into zero-padded buffers of " + shape_text(p) + (c_padded ? " and C back" : "") +
+           ", and the copies are timed with the step";
+  }
+
+ private:
+  // A rows x cols matrix of `bytes`-byte elements into the top left of a rows_to x cols_to one.
+  static void copy_2d(void* to, int cols_to, const void* from, int cols_from, int cols, int rows, std::size_t bytes,
+                      cudaStream_t stream) {
+    CUDA_CHECK(cudaMemcpy2DAsync(to, std::size_t(cols_to) * bytes, from, std::size_t(cols_from) * bytes,
+                                 std::size_t(cols) * bytes, std::size_t(rows), cudaMemcpyDeviceToDevice, stream));
+  }
+
+  GemmShape shape_{0, 0, 0};
+  DeviceBuffer<unsigned char> a_, b_, c_;
+};
 
 // What a tensor-core step is to the runner (step_runner.cuh): f16/bf16 inputs in a layout, f32
 // output or 16-bit output of the inputs' type, cublasGemmEx with the same types and layout as the yardstick, and a reference on the
@@ -103,10 +195,8 @@ class TcKind {
   }
   std::string path_of(const GemmShape& s) const {
     if (!staged(s)) return "";
-    return "general path, as this step's kernels need: " +
-           (step_.shape_rule ? step_.shape_rule(s, o_.layout) : tc_shape_rule(s, o_.layout)) + ". A, B" +
-           (o_.beta != 0.0f ? ", C" : "") + " are copied into zero-padded buffers of " + shape_text(padded(s)) +
-           " and C back, and the copies are timed with the step";
+    return PaddedCopies::said(step_.shape_rule ? step_.shape_rule(s, o_.layout) : tc_shape_rule(s, o_.layout), s,
+                              padded(s), o_.beta);
   }
   // bf16 tensor-core instructions need compute capability 8.0.
   int min_cc() const { return o_.dtype == InputType::bf16 ? std::max(step_.min_cc, 80) : step_.min_cc; }
@@ -177,17 +267,7 @@ class TcKind {
     return reference;
   }
   std::vector<float> as_floats(const unsigned char* bytes, std::size_t count) const {
-    std::vector<float> values(count);
-    for (std::size_t i = 0; i < count; ++i) {
-      if (o_.out != OutputType::f32) {
-        std::uint16_t bits;
-        std::memcpy(&bits, &bytes[2 * i], 2);
-        values[i] = from_16bit(bits, as_16bit(o_.out));
-      } else {
-        std::memcpy(&values[i], &bytes[4 * i], 4);
-      }
-    }
-    return values;
+    return output_as_floats(bytes, count, o_.out);
   }
   void time_references(ShapeResult&, LaunchTimer&, int, cublasHandle_t, const Problem&) const {}
 
@@ -201,55 +281,229 @@ class TcKind {
  private:
   // The general path. Every extent is rounded up to a multiple of 8, which every tensor-core
   // step's kernels take in every layout (K for the k-steps, the stored rows for 16-byte copies and
-  // tensor maps). A and B are copied into zeroed buffers of the padded extents as they are stored
-  // (the zeros add nothing to the products), and C into its own where it is read (beta != 0); the
-  // step computes the padded problem, and C's M x N corner is copied back. The copies are strided
-  // (cudaMemcpy2DAsync) and run in the same stream, inside what is timed.
+  // tensor maps); PaddedCopies runs the step on the padded problem.
   static int round_up_8(int x) { return (x + 7) / 8 * 8; }
   static GemmShape padded(const GemmShape& s) { return {round_up_8(s.m), round_up_8(s.n), round_up_8(s.k)}; }
-  struct Staging {
-    GemmShape shape{0, 0, 0};
-    DeviceBuffer<unsigned char> a, b, c;
-  };
-  // A rows x cols matrix of `bytes`-byte elements into the top left of a rows_to x cols_to one.
-  static void copy_2d(void* to, int cols_to, const void* from, int cols_from, int cols, int rows, std::size_t bytes,
-                      cudaStream_t stream) {
-    CUDA_CHECK(cudaMemcpy2DAsync(to, std::size_t(cols_to) * bytes, from, std::size_t(cols_from) * bytes,
-                                 std::size_t(cols) * bytes, std::size_t(rows), cudaMemcpyDeviceToDevice, stream));
-  }
   void launch_staged(const Problem& problem, const Params& params, cudaStream_t stream) const {
-    const GemmShape& s = problem.shape;
-    const GemmShape p = padded(s);
-    const std::size_t out = out_bytes(o_.out), in = in_bytes();
-    if (staging_.shape.m != p.m || staging_.shape.n != p.n || staging_.shape.k != p.k) {  // new buffers, zeroed once: the copies write only their inside
-      staging_.shape = p;
-      staging_.a = DeviceBuffer<unsigned char>(in * elements(p.m, p.k));
-      staging_.b = DeviceBuffer<unsigned char>(in * elements(p.k, p.n));
-      staging_.c = DeviceBuffer<unsigned char>(out * elements(p.m, p.n));
-      CUDA_CHECK(cudaMemset(staging_.a.data(), 0, staging_.a.bytes()));
-      CUDA_CHECK(cudaMemset(staging_.b.data(), 0, staging_.b.bytes()));
-      CUDA_CHECK(cudaMemset(staging_.c.data(), 0, staging_.c.bytes()));
-    }
-    // A is stored M x K (K x M in TN), B K x N (N x K in NT).
-    if (problem.layout == Layout::tn) copy_2d(staging_.a.data(), p.m, problem.a, s.m, s.m, s.k, in, stream);
-    else copy_2d(staging_.a.data(), p.k, problem.a, s.k, s.k, s.m, in, stream);
-    if (problem.layout == Layout::nt) copy_2d(staging_.b.data(), p.k, problem.b, s.k, s.k, s.n, in, stream);
-    else copy_2d(staging_.b.data(), p.n, problem.b, s.n, s.n, s.k, in, stream);
-    if (problem.beta != 0.0f) copy_2d(staging_.c.data(), p.n, problem.c, s.n, s.n, s.m, out, stream);
-    Problem inner = problem;
-    inner.shape = p;
-    inner.a = staging_.a.data();
-    inner.b = staging_.b.data();
-    inner.c = staging_.c.data();
-    step_.launch(inner, params, stream);
-    copy_2d(problem.c, s.n, staging_.c.data(), p.n, s.n, s.m, out, stream);
+    copies_.run(problem, padded(problem.shape), in_bytes(), out_bytes(o_.out), stream,
+                [&](const Problem& inner) { step_.launch(inner, params, stream); });
   }
 
   const TcStepDescription& step_;
   const Options& o_;
-  mutable Staging staging_;
+  mutable PaddedCopies copies_;
   mutable GemmShape asked_{0, 0, 0};
   mutable bool asked_staged_ = false;
+};
+
+// --- The FP8 step ---------------------------------------------------------------------------------
+
+// FP8 inputs (e4m3, or e5m2 for A), f32 accumulation. With f32 output the products are exact and
+// the error is the accumulation's: the tensor cores add FP8 products into their sum with fewer bits
+// than f32, which promotion into f32 registers bounds (step 19's page measures it against K). 16-bit
+// outputs add their rounding, as for the other tensor-core steps.
+constexpr Tolerance kFp8F32OutTolerance{1e-3, 1e-2};
+
+Fp8Type a_fp8_type(InputType t) { return t == InputType::e5m2 ? Fp8Type::e5m2 : Fp8Type::e4m3; }
+constexpr Fp8Type kBFp8Type = Fp8Type::e4m3;  // B is e4m3 in both of the step's type pairs
+
+// A rows x cols row-major matrix quantised to FP8 with a per-tensor scale: amax / the type's
+// largest finite value, so that the largest magnitude lands on the largest FP8 value. `logical`
+// becomes the dequantised values (FP8 value times scale: what the GPU's result stands for),
+// `stored` the FP8 bytes, as they are or transposed (cols x rows). Returns the scale.
+float quantize(std::vector<float>& logical, std::vector<unsigned char>& stored, int rows, int cols, bool transposed,
+               Fp8Type type) {
+  float amax = 0.0f;
+  for (float v : logical) amax = std::max(amax, std::fabs(v));
+  const float scale = amax > 0.0f ? amax / fp8_max(type) : 1.0f;
+  stored.resize(logical.size());
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c) {
+      const std::size_t at = elements(r, cols) + std::size_t(c);
+      const std::uint8_t bits = to_fp8(logical[at] / scale, type);
+      logical[at] = from_fp8(bits, type) * scale;
+      stored[transposed ? elements(c, rows) + std::size_t(r) : at] = bits;
+    }
+  return scale;
+}
+
+// What the FP8 step is to the runner: FP8 inputs with per-tensor scales in the one layout FP8
+// wgmma reads (NT: A stored M x K, B stored N x K), output f32, f16 or bf16; cuBLASLt with the
+// same types, scales, output and layout as the yardstick (fast accumulation off), and with fast
+// accumulation on as a reference line; a reference on the same FP8 inputs.
+class Fp8Kind {
+ public:
+  using Description = TcStepDescription;
+  using Problem = TcProblem;
+
+  Fp8Kind(const TcStepDescription& step, const Options& options) : step_(step), o_(options) {}
+
+  static OptionSet option_set() {
+    OptionSet set;
+    set.tensor_core = true;
+    set.fp8 = true;
+    return set;
+  }
+  void check_usage(const std::vector<GemmShape>&) const {
+    if (o_.layout != Layout::nt)
+      throw UsageError(std::string("--layout ") + to_string(o_.layout) +
+                       ": FP8 wgmma reads A and B only K-major (it has no transpose for 1-byte types), as cuBLASLt's "
+                       "FP8 GEMM does; store A as M x K and B as N x K and use --layout nt");
+  }
+  // The kernels' rule: the copy engine needs every stored row of A and B (K bytes) on 16 bytes.
+  static std::string shape_rule(const GemmShape& s) {
+    return s.k % 16 == 0 ? "" : "K must be a multiple of 16 (every stored row of A and B, K bytes, starts on 16 bytes)";
+  }
+  static int round_up_16(int x) { return (x + 15) / 16 * 16; }
+  static GemmShape padded(const GemmShape& s) { return {s.m, s.n, round_up_16(s.k)}; }
+  std::string path_of(const GemmShape& s) const {
+    const std::string rule = shape_rule(s);
+    return rule.empty() ? "" : PaddedCopies::said(rule, s, padded(s), o_.beta);
+  }
+  int min_cc() const { return step_.min_cc; }
+  int only_cc() const { return step_.only_cc; }
+  bool choose_params_for_gpu(Options&, const cudaDeviceProp&) const { return false; }
+  ParamsForShape params_for_shape() const {
+    if (!step_.params_for_shape) return {};
+    return [this](const GemmShape& shape, const Params& defaults, int sms) {
+      return step_.params_for_shape(shape, o_.layout, defaults, sms);
+    };
+  }
+  void check_fits(const GemmShape& s, std::size_t free_bytes, long long flush_bytes) const {
+    const GemmShape p = padded(s);
+    const std::size_t needed = 2 * (elements(s.m, s.k) + elements(s.k, s.n)) +  // the inputs, and padded copies
+                               (out_bytes(o_.out) * 4 + 4) * elements(s.m, s.n) + std::size_t(flush_bytes) +
+                               2 * (elements(p.m, p.k) + elements(p.k, p.n)) + CublasLtHandle::kWorkspaceBytes;
+    if (needed > free_bytes)
+      throw UsageError("shape " + shape_text(s) + " needs " + std::to_string(needed / 1000000) + " MB of device memory; " +
+                       std::to_string(free_bytes / 1000000) + " MB are free: use smaller sizes");
+  }
+
+  std::string types_text() const {
+    return std::string("A ") + to_string(a_fp8_type(o_.dtype)) + ", B " + to_string(kBFp8Type) +
+           " (per-tensor scales), f32 accumulate, " + to_string(o_.out) + " out, layout " + to_string(o_.layout);
+  }
+  std::function<const void*(const GemmShape&, const Params&)> kernel_of() const {
+    if (!step_.kernel) return {};
+    return [this](const GemmShape& s, const Params& params) {
+      return step_.kernel(s, params, o_.layout, o_.dtype, o_.out);
+    };
+  }
+  void on_device(const DeviceInfo&) {}
+  void describe(StepRun& run) const {
+    run.dtype = to_string(o_.dtype);
+    run.layout = to_string(o_.layout);
+    run.out = to_string(o_.out);
+    Fp8Gemm g;
+    g.a_type = a_fp8_type(o_.dtype);
+    g.b_type = kBFp8Type;
+    g.out = o_.out;
+    run.cublas_label = cublaslt_fp8_label(g);
+    g.fast_accum = true;
+    if (!o_.check_only) run.cublas_fast_accum_label = cublaslt_fp8_label(g);
+  }
+  const std::string& name() const { return step_.name; }
+
+  // Seeded as every step's inputs, then quantised with per-tensor scales (A M x K, B stored N x K).
+  StepInputs make_inputs(const GemmShape& s) const {
+    StepInputs in = runner::seeded_inputs(s, o_.seed);
+    scales_[0] = quantize(in.a, in.a_stored, s.m, s.k, false, a_fp8_type(o_.dtype));
+    scales_[1] = quantize(in.b, in.b_stored, s.k, s.n, true, kBFp8Type);
+    round_and_store_c(in, o_.out);
+    if (device_scales_.bytes() == 0) device_scales_ = DeviceBuffer<float>(2 * kScaleSlot);  // not before the GPU is chosen
+    device_scales_.upload(&scales_[0], 1, 0);
+    device_scales_.upload(&scales_[1], 1, kScaleSlot);
+    return in;
+  }
+  Problem problem(const GemmShape& s, const unsigned char* a, const unsigned char* b, unsigned char* c) const {
+    Problem p{s, o_.alpha, o_.beta, o_.layout, o_.dtype, o_.out, a, b, c};
+    p.scale_a = device_scales_.data();
+    p.scale_b = device_scales_.data() + kScaleSlot;
+    return p;
+  }
+  void launch(const Problem& problem, const Params& params, cudaStream_t stream) const {
+    if (shape_rule(problem.shape).empty()) {
+      step_.launch(problem, params, stream);
+      return;
+    }
+    copies_.run(problem, padded(problem.shape), 1, out_bytes(o_.out), stream,
+                [&](const Problem& inner) { step_.launch(inner, params, stream); });
+  }
+  // cuBLASLt's FP8 kernels need 16-byte rows too (K, and C's N); where a shape has others they run
+  // on padded copies as well, timed with them.
+  void cublas(cublasHandle_t handle, const Problem& theirs) const { cublaslt(handle, theirs, false); }
+  // The reference for shapes above the CPU's: cublasGemmEx on f16 copies of the FP8 values (every
+  // e4m3 and e5m2 value is an f16 value), f32 accumulation and output, the scales in alpha.
+  std::vector<float> gpu_reference(cublasHandle_t handle, const Problem& ours, const Problem&, const StepInputs& in,
+                                   cudaStream_t stream) const {
+    const GemmShape& s = ours.shape;
+    auto as_f16 = [](const std::vector<unsigned char>& fp8, Fp8Type type) {
+      std::vector<std::uint16_t> bits(fp8.size());
+      for (std::size_t i = 0; i < fp8.size(); ++i) bits[i] = to_16bit(from_fp8(fp8[i], type), InputType::f16);
+      return bits;
+    };
+    DeviceBuffer<std::uint16_t> a(elements(s.m, s.k)), b(elements(s.n, s.k));
+    a.upload(as_f16(in.a_stored, a_fp8_type(o_.dtype)));
+    b.upload(as_f16(in.b_stored, kBFp8Type));
+    DeviceBuffer<float> reference_c(in.c.size());
+    reference_c.upload(in.c);
+    const TcProblem f16{s, o_.alpha * scales_[0] * scales_[1], o_.beta, Layout::nt, InputType::f16, OutputType::f32,
+                        a.data(), b.data(), reference_c.data()};
+    cublas_gemm_ex(handle, f16, OutputType::f32, reference_c.data());
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    std::vector<float> reference(in.c.size());
+    reference_c.download(reference.data(), reference.size(), 0);
+    return reference;
+  }
+  std::vector<float> as_floats(const unsigned char* bytes, std::size_t count) const {
+    return output_as_floats(bytes, count, o_.out);
+  }
+  void time_references(ShapeResult& result, LaunchTimer& timer, int warmup, cublasHandle_t handle,
+                       const Problem& theirs) const {
+    result.cublas_fast_accum = time_reference(timer, warmup, result.ours.reps, [&] { cublaslt(handle, theirs, true); });
+  }
+
+  Tolerance tolerance() const {
+    return o_.out == OutputType::f16 ? kF16OutTolerance : o_.out == OutputType::bf16 ? kBf16OutTolerance : kFp8F32OutTolerance;
+  }
+  static constexpr std::uint32_t guard_word = 0xa5a5a5a5;
+  static constexpr const char* cpu_reference = "cpu-fp64 on the FP8 inputs";
+  static constexpr const char* gpu_reference_label = "cublas-gemmex-f16-copies-f32-out";
+
+ private:
+  void cublaslt(cublasHandle_t handle, const Problem& p, bool fast_accum) const {
+    if (!lt_) {
+      cudaStream_t stream = nullptr;
+      CUBLAS_CHECK(cublasGetStream(handle, &stream));
+      lt_ = std::make_unique<CublasLtHandle>(stream);
+    }
+    const GemmShape& s = p.shape;
+    const GemmShape whole{round_up_16(s.m), round_up_16(s.n), round_up_16(s.k)};
+    auto run = [&](const Problem& q) {
+      Fp8Gemm g;
+      g.m = q.shape.m, g.n = q.shape.n, g.k = q.shape.k;
+      g.a_type = a_fp8_type(q.dtype);
+      g.b_type = kBFp8Type;
+      g.out = q.out;
+      g.alpha = q.alpha, g.beta = q.beta;
+      g.a = q.a, g.b = q.b, g.c = q.c;
+      g.scale_a = q.scale_a, g.scale_b = q.scale_b;
+      g.fast_accum = fast_accum;
+      cublaslt_fp8_gemm(*lt_, g, lt_->stream());
+    };
+    if (whole.m == s.m && whole.n == s.n && whole.k == s.k) run(p);
+    else cublas_copies_.run(p, whole, 1, out_bytes(o_.out), lt_->stream(), run);
+  }
+
+  const TcStepDescription& step_;
+  const Options& o_;
+  mutable float scales_[2] = {1.0f, 1.0f};  // A's and B's, of the current shape
+  // On the device each scale has 256 bytes of its own: cuBLASLt refuses a scale pointer that is
+  // only 4-byte aligned (CUBLAS_STATUS_NOT_SUPPORTED, cuBLAS 13.1 on the H100).
+  static constexpr std::size_t kScaleSlot = 64;
+  mutable DeviceBuffer<float> device_scales_;
+  mutable PaddedCopies copies_, cublas_copies_;
+  mutable std::unique_ptr<CublasLtHandle> lt_;
 };
 
 }  // namespace
@@ -263,6 +517,10 @@ float from_16bit(std::uint16_t bits, InputType type) {
 
 int run_tc_step(int argc, char** argv, const TcStepDescription& step) {
   return run_program(step.name, [&] { return runner::run<TcKind>(argc, argv, step); });
+}
+
+int run_fp8_step(int argc, char** argv, const TcStepDescription& step) {
+  return run_program(step.name, [&] { return runner::run<Fp8Kind>(argc, argv, step); });
 }
 
 }  // namespace gemm

@@ -49,6 +49,8 @@ struct TcStepDescription {
 };
 
 int run_tc_step(int argc, char** argv, const TcStepDescription& step);
+// The FP8 step (19): e4m3/e5m2 inputs with per-tensor scales, layout NT, cuBLASLt as the yardstick.
+int run_fp8_step(int argc, char** argv, const TcStepDescription& step);
 
 // A float rounded to f16 or bf16 (its 16 bits), and back.
 std::uint16_t to_16bit(float value, InputType type);

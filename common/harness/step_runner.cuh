@@ -74,7 +74,7 @@ inline std::size_t elements(int rows, int cols) { return std::size_t(rows) * std
 // steps: A and B in the input type, stored as the layout says; C in the output type).
 struct StepInputs {
   std::vector<float> a, b, c;
-  std::vector<std::uint16_t> a_stored, b_stored;  // empty: a, b as they are
+  std::vector<unsigned char> a_stored, b_stored;  // empty: a, b as they are
   std::vector<unsigned char> c_stored;            // empty: c as it is
 };
 

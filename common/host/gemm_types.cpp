@@ -33,6 +33,8 @@ const char* to_string(InputType type) {
     case InputType::f32: return "f32";
     case InputType::f16: return "f16";
     case InputType::bf16: return "bf16";
+    case InputType::e4m3: return "e4m3";
+    case InputType::e5m2: return "e5m2";
   }
   return "?";
 }

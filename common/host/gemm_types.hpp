@@ -14,7 +14,8 @@ namespace gemm {
 // How A and B are stored (row-major). nn: A is M x K, B is K x N; nt: B is stored N x K (B
 // transposed); tn: A is stored K x M. C is always M x N.
 enum class Layout { nn, nt, tn };
-enum class InputType { f32, f16, bf16 };
+// e4m3: A and B in FP8 e4m3; e5m2: A in e5m2 (as a gradient is), B in e4m3 (the FP8 step).
+enum class InputType { f32, f16, bf16, e4m3, e5m2 };
 enum class OutputType { f32, f16, bf16 };
 
 const char* to_string(Layout layout);
@@ -54,6 +55,8 @@ struct Fp32Problem {
 
 // C = alpha * A * B + beta * C, row-major, A and B of `dtype` stored as `layout` says, C of `out`
 // (M x N). Leading dimensions are the stored row lengths (K or M for A, N or K for B, N for C).
+// FP8 inputs come with per-tensor scales (device pointers to one float each): C = alpha * scale_a *
+// scale_b * A * B + beta * C, A and B as stored.
 struct TcProblem {
   GemmShape shape;
   float alpha = 1, beta = 0;
@@ -63,6 +66,8 @@ struct TcProblem {
   const void* a = nullptr;
   const void* b = nullptr;
   void* c = nullptr;
+  const float* scale_a = nullptr;  // nullptr: 1
+  const float* scale_b = nullptr;
 };
 
 }  // namespace gemm

@@ -91,6 +91,10 @@ Options parse_options(int argc, const char* const* argv, const std::vector<Param
                       const OptionSet& set) {
   Options options;
   for (const ParamSpec& spec : params) options.params[spec.name] = spec.default_value;
+  if (set.fp8) {  // the FP8 step's defaults: the one layout it takes, and bf16 out (what FP8 layers write)
+    options.layout = Layout::nt;
+    options.out = OutputType::bf16;
+  }
 
   std::optional<int> size, m, n, k;
   std::vector<GemmShape> listed;
@@ -189,9 +193,15 @@ Options parse_options(int argc, const char* const* argv, const std::vector<Param
       options.layout = parse_layout(next_value(), arg);
     } else if (set.tensor_core && arg == "--dtype") {
       const std::string text = next_value();
-      if (text == "f16") options.dtype = InputType::f16;
-      else if (text == "bf16") options.dtype = InputType::bf16;
-      else throw UsageError("--dtype takes f16 or bf16, got '" + text + "'");
+      if (set.fp8) {
+        if (text == "e4m3") options.dtype = InputType::e4m3;
+        else if (text == "e5m2") options.dtype = InputType::e5m2;
+        else throw UsageError("--dtype takes e4m3 or e5m2 in this FP8 step, got '" + text + "'");
+      } else {
+        if (text == "f16") options.dtype = InputType::f16;
+        else if (text == "bf16") options.dtype = InputType::bf16;
+        else throw UsageError("--dtype takes f16 or bf16, got '" + text + "'");
+      }
     } else if (set.tensor_core && arg == "--out") {
       const std::string text = next_value();
       if (text == "f32") options.out = OutputType::f32;
@@ -206,7 +216,7 @@ Options parse_options(int argc, const char* const* argv, const std::vector<Param
       throw UsageError(arg + " does not apply to this program: its tile shape is fixed (see --help)");
   }
 
-  if (set.tensor_core && options.dtype == InputType::f32) options.dtype = InputType::f16;
+  if (set.tensor_core && options.dtype == InputType::f32) options.dtype = set.fp8 ? InputType::e4m3 : InputType::f16;
   if (options.check_only && !options.check)
     throw UsageError("--check-only and --no-check contradict each other; use one");
 
@@ -242,7 +252,13 @@ std::string usage_text(const std::string& program, const std::string& descriptio
       << "computation:\n"
       << "  --alpha A --beta B  C = alpha*A*B + beta*C (default 1, 0)\n";
   }
-  if (set.tensor_core)
+  if (set.fp8)
+    out << "  --layout nt         storage of A and B: A is M x K, B is stored N x K (the only layout FP8 wgmma\n"
+        << "                      and cuBLASLt's FP8 GEMM read; the default)\n"
+        << "  --dtype e4m3|e5m2   e4m3: A and B in e4m3; e5m2: A in e5m2 (a gradient), B in e4m3 (default e4m3);\n"
+        << "                      each with a per-tensor scale, f32 accumulation\n"
+        << "  --out f32|f16|bf16  output type (default bf16)\n";
+  else if (set.tensor_core)
     out << "  --layout nn|nt|tn   storage of A and B (T = stored transposed; default nn)\n"
         << "  --dtype f16|bf16    input type (default f16); accumulation is f32\n"
         << "  --out f32|f16|bf16  output type (default f32; f16 with f16 inputs, bf16 with bf16 inputs)\n";

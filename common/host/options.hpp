@@ -26,6 +26,7 @@ struct UsageError : std::runtime_error {
 // Which optional option groups a step takes.
 struct OptionSet {
   bool tensor_core = false;            // --layout, --dtype, --out
+  bool fp8 = false;                    // with tensor_core: --dtype e4m3|e5m2; defaults layout nt, out bf16
   std::vector<std::string> variants;   // --variant NAME (the bank demos); empty: not taken
   bool gemm_shapes = true;             // --size, --m/--n/--k, --shapes, --sweep, --alpha, --beta
 };

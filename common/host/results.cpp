@@ -71,6 +71,8 @@ Json to_json(const ShapeResult& shape) {
       json.set("fraction_of_cublas", shape.cublas.median_ms / shape.ours.median_ms);
     }
     if (shape.cublas_tf32.reps > 0) json.set("cublas_tf32", timing_json(shape.cublas_tf32, shape.m, shape.n, shape.k));
+    if (shape.cublas_fast_accum.reps > 0)
+      json.set("cublas_fast_accum", timing_json(shape.cublas_fast_accum, shape.m, shape.n, shape.k));
   }
   if (shape.checked) {
     Json check = Json::object();
@@ -101,6 +103,7 @@ Json to_json(const StepRun& run) {
       .set("out", run.out)
       .set("cublas_call", run.cublas_label);
   if (!run.cublas_tf32_label.empty()) json.set("cublas_tf32_call", run.cublas_tf32_label);
+  if (!run.cublas_fast_accum_label.empty()) json.set("cublas_fast_accum_call", run.cublas_fast_accum_label);
   json.set("seed", (long long)run.seed);
   if (run.kernel.known) json.set("kernel", kernel_json(run.kernel));
   json.set("shapes", shapes);

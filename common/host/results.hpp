@@ -52,6 +52,7 @@ struct ShapeResult {
   TimingStats ours;
   TimingStats cublas;
   TimingStats cublas_tf32;  // fp32 steps on sm_80+: cuBLAS on the tensor cores in TF32, a reference only
+  TimingStats cublas_fast_accum;  // the FP8 step: cuBLASLt with fast accumulation (no promotion), a reference only
   bool checked = false;
   std::string reference;  // "cpu-fp64" or "cublas-fp32" (what C was compared with)
   ErrorReport error;
@@ -76,6 +77,7 @@ struct StepRun {
   std::string dtype = "f32", layout = "nn", out = "f32";
   std::string cublas_label; // what cuBLAS call the cuBLAS column is, e.g. "cublasSgemm (fp32, TF32 off)"
   std::string cublas_tf32_label;  // the TF32 reference's call, where it was timed
+  std::string cublas_fast_accum_label;  // the fast-accumulation reference's call, where it was timed
   unsigned long long seed = 0;
   KernelReport kernel;
   std::vector<ShapeResult> shapes;
