@@ -108,7 +108,7 @@ def render(document, path, size=None):
 
 def default_files():
     local = sorted(glob.glob(os.path.join(ROOT, "build", "results", "*.json")))
-    local = [f for f in local if not os.path.basename(f).startswith(("model-vs-ncu", "sweep-"))]
+    local = [f for f in local if not os.path.basename(f).startswith(results_lib.OTHER_FILES)]
     return local or results_lib.results_files(os.path.join(ROOT, "docs", "results"))
 
 

@@ -11,6 +11,11 @@ SCHEMA = "gemm-steps-results/1"
 VERDICTS = ("PASS", "FAIL", "unchecked")
 
 
+# Files in a results folder that are not step results: the profiler comparisons, the tunable
+# sweeps and the FP8 step's accuracy against K.
+OTHER_FILES = ("model-vs-ncu-", "sweep-", "fp8-accuracy-")
+
+
 def load(path):
     with open(path, encoding="utf-8") as handle:
         return json.load(handle)
@@ -106,5 +111,4 @@ def validate(document, require_pass=True):
 
 def results_files(directory):
     return sorted(os.path.join(directory, name) for name in os.listdir(directory)
-                  if name.endswith(".json") and not name.startswith("model-vs-ncu")
-                  and not name.startswith("sweep-"))
+                  if name.endswith(".json") and not name.startswith(OTHER_FILES))

@@ -549,7 +549,7 @@ std::vector<std::string> results_files_in(const std::string& folder) {
   for (const auto& entry : std::filesystem::directory_iterator(folder, ec)) {
     const std::string name = entry.path().filename().string();
     if (entry.path().extension() != ".json") continue;
-    if (name.rfind("sweep-", 0) == 0 || name.rfind("model-vs-ncu-", 0) == 0) continue;
+    if (name.rfind("sweep-", 0) == 0 || name.rfind("model-vs-ncu-", 0) == 0 || name.rfind("fp8-accuracy-", 0) == 0) continue;
     out.push_back(entry.path().string());
   }
   std::sort(out.begin(), out.end());

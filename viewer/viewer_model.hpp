@@ -209,7 +209,7 @@ struct ResultsFile {
 };
 // Never throws: a missing or malformed file comes back with `error` set.
 ResultsFile load_results(const std::string& path);
-// Every <gpu>.json in a folder (not the sweep or model-vs-ncu files), sorted by name.
+// Every <gpu>.json in a folder (not the sweep, model-vs-ncu or fp8-accuracy files), sorted by name.
 std::vector<std::string> results_files_in(const std::string& folder);
 // "NVIDIA H100 80GB HBM3  (h100.json)" or "broken.json (unusable)": the file in the results list.
 std::string results_name(const ResultsFile& file);
