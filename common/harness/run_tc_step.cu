@@ -162,15 +162,52 @@ class PaddedCopies {
   DeviceBuffer<unsigned char> a_, b_, c_;
 };
 
-// What a tensor-core step is to the runner (step_runner.cuh): f16/bf16 inputs in a layout, f32
-// output or 16-bit output of the inputs' type, cublasGemmEx with the same types and layout as the yardstick, and a reference on the
-// same rounded inputs.
-class TcKind {
+// What the two tensor-core kinds below share: the step and the options, the step's choice of
+// tunables by shape, its kernel for the resource report, the types of the results file, and C as
+// floats.
+class TcKindBase {
  public:
   using Description = TcStepDescription;
   using Problem = TcProblem;
 
-  TcKind(const TcStepDescription& step, const Options& options) : step_(step), o_(options) {}
+  int only_cc() const { return step_.only_cc; }
+  ParamsForShape params_for_shape() const {
+    if (!step_.params_for_shape) return {};
+    return [this](const GemmShape& shape, const Params& defaults, int sms) {
+      return step_.params_for_shape(shape, o_.layout, defaults, sms);
+    };
+  }
+  std::function<const void*(const GemmShape&, const Params&)> kernel_of() const {
+    if (!step_.kernel) return {};
+    return [this](const GemmShape& s, const Params& params) {
+      return step_.kernel(s, params, o_.layout, o_.dtype, o_.out);
+    };
+  }
+  void on_device(const DeviceInfo&) {}
+  const std::string& name() const { return step_.name; }
+  std::vector<float> as_floats(const unsigned char* bytes, std::size_t count) const {
+    return output_as_floats(bytes, count, o_.out);
+  }
+  static constexpr std::uint32_t guard_word = 0xa5a5a5a5;
+
+ protected:
+  TcKindBase(const TcStepDescription& step, const Options& options) : step_(step), o_(options) {}
+  void describe_types(StepRun& run) const {
+    run.dtype = to_string(o_.dtype);
+    run.layout = to_string(o_.layout);
+    run.out = to_string(o_.out);
+  }
+
+  const TcStepDescription& step_;
+  const Options& o_;
+};
+
+// What a tensor-core step is to the runner (step_runner.cuh): f16/bf16 inputs in a layout, f32
+// output or 16-bit output of the inputs' type, cublasGemmEx with the same types and layout as the yardstick, and a reference on the
+// same rounded inputs.
+class TcKind : public TcKindBase {
+ public:
+  TcKind(const TcStepDescription& step, const Options& options) : TcKindBase(step, options) {}
 
   static OptionSet option_set() {
     OptionSet set;
@@ -200,7 +237,6 @@ class TcKind {
   }
   // bf16 tensor-core instructions need compute capability 8.0.
   int min_cc() const { return o_.dtype == InputType::bf16 ? std::max(step_.min_cc, 80) : step_.min_cc; }
-  int only_cc() const { return step_.only_cc; }
   bool choose_params_for_gpu(Options& options, const cudaDeviceProp& prop) const {
     if (options.params_given || !step_.params_for_gpu) return false;
     const Params chosen = step_.params_for_gpu(options.params, int(prop.sharedMemPerBlockOptin));
@@ -209,12 +245,6 @@ class TcKind {
     const bool changed = chosen != options.params;
     options.params = chosen;
     return changed;
-  }
-  ParamsForShape params_for_shape() const {
-    if (!step_.params_for_shape) return {};
-    return [this](const GemmShape& shape, const Params& defaults, int sms) {
-      return step_.params_for_shape(shape, o_.layout, defaults, sms);
-    };
   }
   void check_fits(const GemmShape& s, std::size_t free_bytes, long long flush_bytes) const {
     const GemmShape p = staged(s) ? padded(s) : GemmShape{0, 0, 0};
@@ -230,20 +260,10 @@ class TcKind {
     return std::string(to_string(o_.dtype)) + " in, f32 accumulate, " + to_string(o_.out) + " out, layout " +
            to_string(o_.layout);
   }
-  std::function<const void*(const GemmShape&, const Params&)> kernel_of() const {
-    if (!step_.kernel) return {};
-    return [this](const GemmShape& s, const Params& params) {
-      return step_.kernel(s, params, o_.layout, o_.dtype, o_.out);
-    };
-  }
-  void on_device(const DeviceInfo&) {}
   void describe(StepRun& run) const {
-    run.dtype = to_string(o_.dtype);
-    run.layout = to_string(o_.layout);
-    run.out = to_string(o_.out);
+    describe_types(run);
     run.cublas_label = cublas_label(o_);
   }
-  const std::string& name() const { return step_.name; }
 
   StepInputs make_inputs(const GemmShape& s) const { return make_tc_inputs(s, o_); }
   Problem problem(const GemmShape& s, const unsigned char* a, const unsigned char* b, unsigned char* c) const {
@@ -266,15 +286,11 @@ class TcKind {
     reference_c.download(reference.data(), count, 0);
     return reference;
   }
-  std::vector<float> as_floats(const unsigned char* bytes, std::size_t count) const {
-    return output_as_floats(bytes, count, o_.out);
-  }
   void time_references(ShapeResult&, LaunchTimer&, int, cublasHandle_t, const Problem&) const {}
 
   Tolerance tolerance() const {
     return o_.out == OutputType::f16 ? kF16OutTolerance : o_.out == OutputType::bf16 ? kBf16OutTolerance : kF32OutTolerance;
   }
-  static constexpr std::uint32_t guard_word = 0xa5a5a5a5;
   static constexpr const char* cpu_reference = "cpu-fp64 on the rounded inputs";
   static constexpr const char* gpu_reference_label = "cublas-gemmex-f32-out";
 
@@ -289,8 +305,6 @@ class TcKind {
                 [&](const Problem& inner) { step_.launch(inner, params, stream); });
   }
 
-  const TcStepDescription& step_;
-  const Options& o_;
   mutable PaddedCopies copies_;
   mutable GemmShape asked_{0, 0, 0};
   mutable bool asked_staged_ = false;
@@ -331,12 +345,9 @@ float quantize(std::vector<float>& logical, std::vector<unsigned char>& stored, 
 // wgmma reads (NT: A stored M x K, B stored N x K), output f32, f16 or bf16; cuBLASLt with the
 // same types, scales, output and layout as the yardstick (fast accumulation off), and with fast
 // accumulation on as a reference line; a reference on the same FP8 inputs.
-class Fp8Kind {
+class Fp8Kind : public TcKindBase {
  public:
-  using Description = TcStepDescription;
-  using Problem = TcProblem;
-
-  Fp8Kind(const TcStepDescription& step, const Options& options) : step_(step), o_(options) {}
+  Fp8Kind(const TcStepDescription& step, const Options& options) : TcKindBase(step, options) {}
 
   static OptionSet option_set() {
     OptionSet set;
@@ -361,14 +372,7 @@ class Fp8Kind {
     return rule.empty() ? "" : PaddedCopies::said(rule, s, padded(s), o_.beta);
   }
   int min_cc() const { return step_.min_cc; }
-  int only_cc() const { return step_.only_cc; }
   bool choose_params_for_gpu(Options&, const cudaDeviceProp&) const { return false; }
-  ParamsForShape params_for_shape() const {
-    if (!step_.params_for_shape) return {};
-    return [this](const GemmShape& shape, const Params& defaults, int sms) {
-      return step_.params_for_shape(shape, o_.layout, defaults, sms);
-    };
-  }
   void check_fits(const GemmShape& s, std::size_t free_bytes, long long flush_bytes) const {
     const GemmShape p = padded(s);
     const std::size_t needed = 2 * (elements(s.m, s.k) + elements(s.k, s.n)) +  // the inputs, and padded copies
@@ -383,17 +387,8 @@ class Fp8Kind {
     return std::string("A ") + to_string(a_fp8_type(o_.dtype)) + ", B " + to_string(kBFp8Type) +
            " (per-tensor scales), f32 accumulate, " + to_string(o_.out) + " out, layout " + to_string(o_.layout);
   }
-  std::function<const void*(const GemmShape&, const Params&)> kernel_of() const {
-    if (!step_.kernel) return {};
-    return [this](const GemmShape& s, const Params& params) {
-      return step_.kernel(s, params, o_.layout, o_.dtype, o_.out);
-    };
-  }
-  void on_device(const DeviceInfo&) {}
   void describe(StepRun& run) const {
-    run.dtype = to_string(o_.dtype);
-    run.layout = to_string(o_.layout);
-    run.out = to_string(o_.out);
+    describe_types(run);
     Fp8Gemm g;
     g.a_type = a_fp8_type(o_.dtype);
     g.b_type = kBFp8Type;
@@ -402,7 +397,6 @@ class Fp8Kind {
     g.fast_accum = true;
     if (!o_.check_only) run.cublas_fast_accum_label = cublaslt_fp8_label(g);
   }
-  const std::string& name() const { return step_.name; }
 
   // Seeded as every step's inputs, then quantised with per-tensor scales (A M x K, B stored N x K).
   StepInputs make_inputs(const GemmShape& s) const {
@@ -455,9 +449,6 @@ class Fp8Kind {
     reference_c.download(reference.data(), reference.size(), 0);
     return reference;
   }
-  std::vector<float> as_floats(const unsigned char* bytes, std::size_t count) const {
-    return output_as_floats(bytes, count, o_.out);
-  }
   void time_references(ShapeResult& result, LaunchTimer& timer, int warmup, cublasHandle_t handle,
                        const Problem& theirs) const {
     result.cublas_fast_accum = time_reference(timer, warmup, result.ours.reps, [&] { cublaslt(handle, theirs, true); });
@@ -466,7 +457,6 @@ class Fp8Kind {
   Tolerance tolerance() const {
     return o_.out == OutputType::f16 ? kF16OutTolerance : o_.out == OutputType::bf16 ? kBf16OutTolerance : kFp8F32OutTolerance;
   }
-  static constexpr std::uint32_t guard_word = 0xa5a5a5a5;
   static constexpr const char* cpu_reference = "cpu-fp64 on the FP8 inputs";
   static constexpr const char* gpu_reference_label = "cublas-gemmex-f16-copies-f32-out";
 
@@ -495,8 +485,6 @@ class Fp8Kind {
     else cublas_copies_.run(p, whole, 1, out_bytes(o_.out), lt_->stream(), run);
   }
 
-  const TcStepDescription& step_;
-  const Options& o_;
   mutable float scales_[2] = {1.0f, 1.0f};  // A's and B's, of the current shape
   // On the device each scale has 256 bytes of its own: cuBLASLt refuses a scale pointer that is
   // only 4-byte aligned (CUBLAS_STATUS_NOT_SUPPORTED, cuBLAS 13.1 on the H100).
