@@ -35,11 +35,12 @@
 namespace step19 {
 
 // Registers per thread after the roles are set (setmaxnreg): the producer needs few, and gives
-// them to the consumers, whose 64 x BN accumulators take BN / 2 registers per thread (twice that
-// with promotion). setmaxnreg
-// moves registers within the block's own allocation (what __launch_bounds__(threads, 1) allowed
-// each thread at the start, in steps of 8): a consumer may take only what the producer gave back,
-// or its setmaxnreg.inc waits for ever. With 2 consumers: 168 each at the start, 232 after.
+// them to the consumers, whose 64 x BN accumulators take BN / 2 registers per thread, twice that
+// with promotion (96 + 96 at BN = 192). setmaxnreg moves registers within the block's own
+// allocation (what __launch_bounds__(threads, 1) allowed each thread at the start, in steps of 8):
+// a consumer may take only what the producer gave back, or its setmaxnreg.inc waits for ever. The
+// producer keeps setmaxnreg's minimum, 24 (step 18: 40), so that with 2 consumers each goes from
+// 168 at the start to 240.
 constexpr int kProducerRegisters = 24;
 constexpr int kRegistersPerSm = 65536;
 GEMM_HD constexpr int registers_at_start(const Config& c) { return kRegistersPerSm / threads(c) / 8 * 8; }
