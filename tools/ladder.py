@@ -6,8 +6,9 @@ its GFLOPS, the gain over the step before, its fraction of cuBLAS from the same 
     tools/ladder.py docs/results/nvidia-h100-80gb-hbm3.json
     tools/ladder.py --shape 4096 FILE                # another shape than the largest
 
-Two ladders, each climbing against its own cuBLAS: the fp32 steps (CUDA cores, against SGEMM) and
-the tensor-core steps (f16 inputs, f32 output, layout NN, against cublasGemmEx with the same types).
+Three ladders, each climbing against its own cuBLAS: the fp32 steps (CUDA cores, against SGEMM),
+the tensor-core steps (f16 inputs, f32 output, layout NN, against cublasGemmEx with the same types),
+and the FP8 step (e4m3 inputs, bf16 output, layout NT, against cuBLASLt with fast accumulation off).
 The bank demos (03, 04) are not GEMMs and step 00 runs on the CPU: neither is on the ladder. Every
 figure is read from the file (docs/results/README.md); nothing is measured here. Exit codes: 0,
 2 for a missing or unreadable file.
@@ -24,6 +25,8 @@ ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
 BAR_WIDTH = 36
 # The tensor-core run each step is shown by: the same inputs, output and layout for every step.
 TENSOR_CORE_RUN = {"dtype": "f16", "layout": "nn", "out": "f32"}
+# The FP8 step's run on its ladder: e4m3 in, bf16 out (what FP8 layers write), the one layout it takes.
+FP8_RUN = {"dtype": "e4m3", "layout": "nt", "out": "bf16"}
 
 
 def is_tensor_core(run):
@@ -32,7 +35,7 @@ def is_tensor_core(run):
 
 def ladder_runs(document):
     """The runs on the ladder, in step order: (title, [runs]) for the fp32 and tensor-core ladders."""
-    fp32, tensor = [], []
+    fp32, tensor, fp8 = [], [], []
     for run in document["runs"]:
         if run.get("kind") == "bank_demo" or run.get("variant"):
             continue
@@ -40,9 +43,12 @@ def ladder_runs(document):
             fp32.append(run)
         elif all(run.get(key) == value for key, value in TENSOR_CORE_RUN.items()):
             tensor.append(run)
+        elif all(run.get(key) == value for key, value in FP8_RUN.items()):
+            fp8.append(run)
     order = lambda run: run["step"]  # noqa: E731 (folders are numbered in ladder order)
     return [("fp32 on the CUDA cores, against cuBLAS SGEMM", sorted(fp32, key=order)),
-            ("tensor cores, f16 in, f32 out, NN, against cublasGemmEx", sorted(tensor, key=order))]
+            ("tensor cores, f16 in, f32 out, NN, against cublasGemmEx", sorted(tensor, key=order)),
+            ("FP8 tensor cores, e4m3 in, bf16 out, NT, against cuBLASLt (fast accumulation off)", sorted(fp8, key=order))]
 
 
 def square_sizes(runs):

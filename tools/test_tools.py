@@ -181,7 +181,7 @@ class LadderTest(unittest.TestCase):
     def test_rows_come_from_the_file_in_step_order(self):
         doc = document()
         doc["runs"].reverse()
-        (title, runs), _ = ladder.ladder_runs(doc)
+        (title, runs), _, _ = ladder.ladder_runs(doc)
         rows = ladder.rows_of(runs, 1024)
         self.assertEqual([r["step"] for r in rows], ["01_naive", "02_gmem_coalescing"])
         self.assertAlmostEqual(rows[0]["gflops"], results_lib.gflops(1024, 1024, 1024, 10.0))
@@ -193,10 +193,22 @@ class LadderTest(unittest.TestCase):
         doc = document()
         doc["runs"] += [self.tensor_run("12_wmma", 0.5), self.tensor_run("12_wmma", 0.1, dtype="bf16"),
                         self.tensor_run("12_wmma", 0.1, layout="tn"), self.tensor_run("14_mma_ldmatrix", 0.25)]
-        _, (title, runs) = ladder.ladder_runs(doc)
+        _, (title, runs), _ = ladder.ladder_runs(doc)
         rows = ladder.rows_of(runs, 1024)
         self.assertEqual([r["step"] for r in rows], ["12_wmma", "14_mma_ldmatrix"])
         self.assertAlmostEqual(rows[1]["gain"], 2.0)
+
+    def test_fp8_ladder_takes_its_run_and_not_the_no_promotion_variant(self):
+        doc = document()
+        no_promotion = self.tensor_run("19_fp8", 0.1, dtype="e4m3", layout="nt", out="bf16")
+        no_promotion["variant"] = "no-promotion"
+        doc["runs"] += [self.tensor_run("19_fp8", 0.2, dtype="e4m3", layout="nt", out="bf16"), no_promotion,
+                        self.tensor_run("19_fp8", 0.1, dtype="e4m3", layout="nt", out="f32")]
+        _, _, (title, runs) = ladder.ladder_runs(doc)
+        rows = ladder.rows_of(runs, 1024)
+        self.assertEqual([r["step"] for r in rows], ["19_fp8"])
+        self.assertAlmostEqual(rows[0]["gflops"], results_lib.gflops(1024, 1024, 1024, 0.2))
+        self.assertIn("cuBLASLt", title)
 
     def test_a_step_without_the_shape_shows_its_largest(self):
         doc = document()
