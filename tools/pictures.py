@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Regenerates every picture in docs/images/: the viewer's pictures (its headless --docs mode, under
-xvfb-run when there is no display) and the concept diagrams (build/bin/draw_diagrams, SVG). Each is
-computed from the steps' own code and the shipped results files; nothing is drawn by hand.
+xvfb-run when there is no display), the concept diagrams (build/bin/draw_diagrams, SVG) and the
+plots of shipped results (tools/plot_fp8_accuracy.py, SVG). Each is computed from the steps' own
+code and the shipped results files; nothing is drawn by hand.
 
     tools/pictures.py [--build build]              regenerate them all
     tools/pictures.py --check [--only diagrams|viewer]
@@ -10,8 +11,8 @@ computed from the steps' own code and the shipped results files; nothing is draw
 
 Next to each viewer picture NAME.png lies NAME.json: the command, the selection and what the panel
 showed (its counts and labels). Software OpenGL may draw a pixel differently from one machine to
-another, so --check compares those sidecars, not the pixels; the SVG diagrams are compared byte for
-byte. A step that is not traced in this checkout (not in steps/traced_steps.hpp) is skipped with a
+another, so --check compares those sidecars, not the pixels; the SVG diagrams and plots are compared
+byte for byte (--only diagrams takes both; they need no display). A step that is not traced in this checkout (not in steps/traced_steps.hpp) is skipped with a
 message, its committed picture left as it is.
 """
 import argparse
@@ -22,6 +23,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import plot_fp8_accuracy  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 IMAGES = os.path.join(ROOT, "docs", "images")
@@ -171,6 +175,10 @@ def draw_diagrams(build, out_dir):
         return 1
     if out_dir == IMAGES:
         print(done.stdout, end="")
+    # The plots of shipped results: the FP8 step's error against K.
+    for name in plot_fp8_accuracy.write(out_dir):
+        if out_dir == IMAGES:
+            print(f"wrote {os.path.join(out_dir, name)}")
     return 0
 
 

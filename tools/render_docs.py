@@ -12,6 +12,12 @@ A table lives between two markers; everything between them is generated:
     <!-- tf32-table step=11_split_k_tail -->    (the step, cuBLAS in fp32 and cuBLAS in TF32)
     <!-- end tf32-table -->
 
+    <!-- fp8-table step=19_fp8 -->               (the FP8 step, cuBLASLt with and without fast
+    <!-- end fp8-table -->                        accumulation, and the step's variants beside it)
+
+    <!-- fp8-accuracy-table -->                  (the FP8 step's error against K for each PROMOTE,
+    <!-- end fp8-accuracy-table -->               from fp8-accuracy-<gpu>.json)
+
 Optional attributes: gpu=<results file name without .json> (default: every results file that has
 the steps), shapes=1024,4096x4096x4096 (default: every measured shape), dir=sustained (the results
 files of a subfolder of docs/results instead, e.g. the long runs under sustained load).
@@ -27,7 +33,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import results_lib  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-BLOCK = re.compile(r"(<!-- (results-table|speedup-table|tf32-table|demo-table|model-table|repeat-table|sweep-table)([^>]*)-->\n)(.*?)(<!-- end \2 -->)", re.S)
+BLOCK = re.compile(r"(<!-- (results-table|speedup-table|tf32-table|fp8-table|fp8-accuracy-table|demo-table|model-table|"
+                   r"repeat-table|sweep-table)([^>]*)-->\n)(.*?)(<!-- end \2 -->)", re.S)
 NO_RESULTS = "*No measured results yet: run `tools/bench_all.py` on a GPU (see README).*\n"
 
 
@@ -86,6 +93,35 @@ def fmt(value, digits=1):
     return f"{value:,.{digits}f}"
 
 
+def input_types(run):
+    """The inputs' types as a row names them: the run's dtype, or for an FP8 run, whose A and B may be
+    of different types, the two as its cuBLASLt call names them ("e5m2 × e4m3")."""
+    match = re.match(r"cublasLtMatmul \((\w+) x (\w+),", run.get("cublas_call", ""))
+    return f"{match.group(1)} × {match.group(2)}" if match else run.get("dtype", "f32")
+
+
+def types_label(run):
+    """A tensor-core run's layout and types: "NN, bf16 → f32", "NT, e5m2 × e4m3 → bf16"."""
+    return f"{run.get('layout', 'nn').upper()}, {input_types(run)} → {run.get('out', 'f32')}"
+
+
+def own_params(run, shape):
+    """The tunables a shape ran that differ from its run's (a step choosing its tile by shape)."""
+    return {key: value for key, value in shape.get("params", {}).items() if run["params"].get(key) != value}
+
+
+def params_text(params):
+    return " ".join(f"{key}={value}" for key, value in params.items())
+
+
+def row_label(run, shape):
+    """M×N×K, the tunables the shape ran where they differ from the run's, and "(general path)" where
+    a tensor-core step ran it on padded copies (timed with it)."""
+    own = own_params(run, shape)
+    label = shape_label(shape) + (f" ({params_text(own)})" if own else "")
+    return label + (" (general path)" if shape.get("path") else "")
+
+
 def results_table(attributes, documents):
     steps = attributes.get("steps", "").split(",")
     wanted = shape_filter(attributes)
@@ -100,17 +136,13 @@ def results_table(attributes, documents):
         for run in runs:
             name = run["step"] + (f" ({run['variant']})" if run.get("variant") else "")
             if run.get("dtype", "f32") != "f32":  # a tensor-core run: its layout and types
-                name += f" {run.get('layout', 'nn').upper()}, {run['dtype']} → {run.get('out', 'f32')}"
+                name += " " + types_label(run)
             for shape in run["shapes"]:
                 if wanted and (shape["m"], shape["n"], shape["k"]) not in wanted:
                     continue
                 timing, cublas, check = shape.get("time"), shape.get("cublas"), shape.get("check")
                 error = check["relative_frobenius"] if check else None
-                # A shape that ran tunables of its own (a step choosing by shape) names those that differ.
-                own = {key: value for key, value in shape.get("params", {}).items() if run["params"].get(key) != value}
-                label = shape_label(shape) + (" (" + " ".join(f"{k}={v}" for k, v in own.items()) + ")" if own else "")
-                if shape.get("path"):  # a tensor-core shape its kernels do not take: padded copies, timed with it
-                    label += " (general path)"
+                label = row_label(run, shape)
                 out.append("| {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
                     name, label,
                     fmt(timing["median_ms"], 3) if timing else "–",
@@ -196,6 +228,167 @@ def tf32_table(attributes, documents):
                        "`, timed after the comparison.")
             out.append("")
     return "\n".join(out) if out else NO_RESULTS
+
+
+def tflops(timing):
+    return fmt(timing["gflops"] / 1000.0)
+
+
+def fp8_table(attributes, documents):
+    """The FP8 step against cuBLASLt with the same types, scales, output and layout (fast accumulation
+    off: the yardstick), cuBLASLt with fast accumulation (a reference, timed after the comparison),
+    and beside each run the step's variants of the same types (e.g. no-promotion), each against the
+    cuBLASLt of its own run. A variant with no run of its types to sit beside gets rows of its own."""
+    step = attributes["step"]
+    wanted = shape_filter(attributes)
+    out = []
+    for path, document in documents:
+        runs = find_runs(document, step)
+        mains = [run for run in runs if not run.get("variant")]
+        beside = {id(run): [] for run in mains}
+        for run in runs:
+            if run.get("variant"):
+                partner = next((main for main in mains if types_of(main) == types_of(run)), None)
+                if partner is None:
+                    mains.append(run)
+                    beside[id(run)] = []
+                else:
+                    beside[id(partner)].append(run)
+        if not mains:
+            continue
+        variants = sorted({variant["variant"] for listed in beside.values() for variant in listed})
+        header = "| types | M×N×K | TFLOPS | cuBLASLt TFLOPS | % of cuBLASLt | cuBLASLt fast accum. TFLOPS |"
+        rule = "|---|---|---:|---:|---:|---:|"
+        for name in variants:
+            header += f" {name} TFLOPS | {name} % of cuBLASLt |"
+            rule += "---:|---:|"
+        rows = []
+        for run in mains:
+            name = (f"{run['variant']}: " if run.get("variant") else "") + types_label(run)
+            for shape in run["shapes"]:
+                key = (shape["m"], shape["n"], shape["k"])
+                if "time" not in shape or (wanted and key not in wanted):
+                    continue
+                cublas, fast = shape.get("cublas"), shape.get("cublas_fast_accum")
+                cells = [name, row_label(run, shape), tflops(shape["time"]),
+                         tflops(cublas) if cublas else "–",
+                         f"{100 * shape['fraction_of_cublas']:.1f}%" if cublas else "–",
+                         tflops(fast) if fast else "–"]
+                for variant_name in variants:
+                    variant = next((v for v in beside[id(run)] if v["variant"] == variant_name), None)
+                    other = next((o for o in variant["shapes"] if (o["m"], o["n"], o["k"]) == key and "time" in o),
+                                 None) if variant else None
+                    if other is None:
+                        cells += ["–", "–"]
+                        continue
+                    # Where the variant ran another tile than this row (a choice by shape it does not
+                    # make), its cell names the tunables that differ, besides those the variant is about.
+                    mine = dict(run["params"], **shape.get("params", {}))
+                    its = dict(variant["params"], **other.get("params", {}))
+                    differ = {k: v for k, v in its.items()
+                              if mine.get(k) != v and run["params"].get(k) == variant["params"].get(k)}
+                    cells += [tflops(other["time"]) + (f" ({params_text(differ)})" if differ else ""),
+                              f"{100 * other['fraction_of_cublas']:.1f}%" if "cublas" in other else "–"]
+                rows.append("| " + " | ".join(cells) + " |")
+        if not rows:
+            continue
+        shown = mains + [v for listed in beside.values() for v in listed]
+        out += [header, rule] + rows + [""]
+        caption = source_line(document, path, shown)
+        first = mains[0]
+        if first.get("cublas_call"):
+            caption += f" cuBLASLt: `{first['cublas_call']}`, each row with its own types and output"
+            if first.get("cublas_fast_accum_call"):
+                caption += (f"; fast accumulation: `{first['cublas_fast_accum_call']}`, timed after the comparison, "
+                            "a reference only")
+            caption += "."
+        for variant in sorted({id(v): v for listed in beside.values() for v in listed}.values(),
+                              key=lambda v: v["variant"]):
+            changed = {k: v for k, v in variant["params"].items() if first["params"].get(k) != v}
+            by_shape = any(shape.get("params") for shape in variant["shapes"])
+            caption += (f" {variant['variant']}: {params_text(changed) or 'the same tunables'}, with "
+                        f"{params_text(variant['params'])} " + ("as the shapes name them" if by_shape else "at every shape") +
+                        "; its % is of the cuBLASLt timed in its own run.")
+        out += [caption, ""]
+    return "\n".join(out) if out else NO_RESULTS
+
+
+# The FP8 step's tolerance for f32 output, where the error is the accumulation's: read from the
+# harness, so that the accuracy table's caption and the picture say what the verdicts were held to.
+FP8_TOLERANCE_SOURCE = os.path.join(ROOT, "common", "harness", "run_tc_step.cu")
+FP8_TOLERANCE_NAME = "kFp8F32OutTolerance"
+
+
+def fp8_tolerance(source=FP8_TOLERANCE_SOURCE):
+    """(relative Frobenius, max over rms) of kFp8F32OutTolerance, as the harness declares it."""
+    with open(source, encoding="utf-8") as handle:
+        match = re.search(FP8_TOLERANCE_NAME + r"\{\s*([0-9.eE+-]+)\s*,\s*([0-9.eE+-]+)\s*\}", handle.read())
+    if not match:
+        raise RuntimeError(f"{FP8_TOLERANCE_NAME} not found in {os.path.relpath(source, ROOT)}")
+    return float(match.group(1)), float(match.group(2)), match.group(1), match.group(2)
+
+
+def fp8_accuracy_files(results_dir):
+    return sorted(os.path.join(results_dir, n) for n in os.listdir(results_dir)
+                  if n.startswith("fp8-accuracy-") and n.endswith(".json"))
+
+
+def promote_text(promote):
+    """What a PROMOTE value does, in words."""
+    if promote == 0:
+        return "never"
+    return "every k-tile" if promote == 1 else f"every {promote} k-tiles"
+
+
+def check_fp8_verdicts(document, name, tolerance):
+    """The verdicts must be the tolerance's: a file measured under another tolerance is stale."""
+    frobenius, max_over_rms = tolerance[0], tolerance[1]
+    for series in document["series"]:
+        for point in series["points"]:
+            within = point["relative_frobenius"] <= frobenius and point["max_over_rms"] <= max_over_rms
+            if within != (point["verdict"] == "PASS"):
+                raise RuntimeError(f"{name}: PROMOTE={series['promote']} K={point['k']} is {point['verdict']}, but "
+                                   f"{FP8_TOLERANCE_NAME} says otherwise: re-run tools/fp8_accuracy.py")
+
+
+def fp8_accuracy_table(attributes, results_dir, tolerance=None):
+    """Rows K; for each PROMOTE value the relative error, max over rms and the verdict."""
+    tolerance = tolerance or fp8_tolerance()
+    out = []
+    for path in fp8_accuracy_files(results_dir):
+        name = os.path.basename(path)
+        if "gpu" in attributes and name != f"fp8-accuracy-{attributes['gpu']}.json":
+            continue
+        document = results_lib.load(path)
+        check_fp8_verdicts(document, name, tolerance)
+        series = document["series"]
+        header, rule = "| K |", "|---:|"
+        for one in series:
+            label = f"{promote_text(one['promote'])} (PROMOTE={one['promote']})"
+            header += f" {label}: rel. error | max / rms | check |"
+            rule += "---:|---:|---|"
+        by_k = {}
+        for index, one in enumerate(series):
+            for point in one["points"]:
+                by_k.setdefault(point["k"], [None] * len(series))[index] = point
+        out += [header, rule]
+        for k in sorted(by_k):
+            cells = [f"{k:,}"]
+            for point in by_k[k]:
+                cells += ([f"{point['relative_frobenius']:.1e}", f"{point['max_over_rms']:.1e}", point["verdict"]]
+                          if point else ["–", "–", "–"])
+            out.append("| " + " | ".join(cells) + " |")
+        device = document["device"]
+        references = sorted({p["reference"] for one in series for p in one["points"]})
+        out.append("")
+        out.append(f"*{device['name']}, driver {device['driver']}, runtime {device['runtime']}; run "
+                   f"{document['date'][:10]}, commit {short_commit(document['commit'])}; M = N = {document['m']}, "
+                   f"A and B {document['dtype']}, {document['out']} out, against {', '.join(references)}; rel. error "
+                   f"= ‖C − R‖_F / ‖R‖_F; PASS within the tolerance for {document['out']} output "
+                   f"(`{FP8_TOLERANCE_NAME}` in `{os.path.relpath(FP8_TOLERANCE_SOURCE, ROOT)}`): rel. error ≤ "
+                   f"{tolerance[2]} and max / rms ≤ {tolerance[3]}; from `docs/results/{name}` (tools/fp8_accuracy.py).*")
+        out.append("")
+    return "\n".join(out) if out else "*Not measured yet: run `tools/fp8_accuracy.py --out docs/results` on an H100.*\n"
 
 
 def demo_table(attributes, documents):
@@ -314,6 +507,8 @@ def render(text, results_dir):
         kind, attributes = match.group(2), parse_attributes(match.group(3))
         if kind == "model-table":
             body = model_table(attributes, results_dir)
+        elif kind == "fp8-accuracy-table":
+            body = fp8_accuracy_table(attributes, results_dir)
         elif kind == "repeat-table":
             body = repeat_table(results_dir)
         elif kind == "sweep-table":
@@ -321,7 +516,7 @@ def render(text, results_dir):
         else:
             documents = documents_for(attributes)
             body = {"results-table": results_table, "speedup-table": speedup_table, "tf32-table": tf32_table,
-                    "demo-table": demo_table}[kind](attributes, documents)
+                    "fp8-table": fp8_table, "demo-table": demo_table}[kind](attributes, documents)
         return match.group(1) + body.rstrip("\n") + "\n" + match.group(5)
 
     return BLOCK.sub(replace, text)

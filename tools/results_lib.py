@@ -86,7 +86,7 @@ def validate(document, require_pass=True):
                 problems.append(f"{where}: verdict {verdict!r}")
             if require_pass and verdict == "FAIL":
                 problems.append(f"{where}: verdict FAIL in a shipped results file")
-            for part in ("time", "cublas", "cublas_tf32"):
+            for part in ("time", "cublas", "cublas_tf32", "cublas_fast_accum"):
                 timing = shape.get(part)
                 if timing is None:
                     continue
@@ -103,6 +103,8 @@ def validate(document, require_pass=True):
                     problems.append(f"{where}: fraction_of_cublas inconsistent with the medians")
             if "cublas_tf32" in shape and "cublas_tf32_call" not in run:
                 problems.append(f"{where}: a TF32 reference without the run's cublas_tf32_call")
+            if "cublas_fast_accum" in shape and "cublas_fast_accum_call" not in run:
+                problems.append(f"{where}: a fast-accumulation reference without the run's cublas_fast_accum_call")
             check = shape.get("check")
             if verdict in ("PASS", "FAIL") and check is None:
                 problems.append(f"{where}: a verdict without a check")

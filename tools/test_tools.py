@@ -15,6 +15,7 @@ import check_model_ncu  # noqa: E402
 import clock_watch  # noqa: E402
 import ladder  # noqa: E402
 import lesson  # noqa: E402
+import plot_fp8_accuracy  # noqa: E402
 import render_docs  # noqa: E402
 import results_lib  # noqa: E402
 
@@ -70,6 +71,16 @@ class ValidateTest(unittest.TestCase):
         self.assertEqual(results_lib.validate(doc), [])
         doc["runs"][0]["shapes"][0]["cublas_tf32"]["gflops"] *= 2
         self.assertTrue(any("cublas_tf32 gflops" in p for p in results_lib.validate(doc)))
+
+    def test_fast_accumulation_reference_is_checked_and_needs_its_call(self):
+        doc = document()
+        doc["runs"][0]["shapes"][0]["cublas_fast_accum"] = {"median_ms": 0.5, "min_ms": 0.4, "max_ms": 0.6, "reps": 5,
+                                                           "gflops": results_lib.gflops(1024, 1024, 1024, 0.5)}
+        self.assertTrue(any("cublas_fast_accum_call" in p for p in results_lib.validate(doc)))
+        doc["runs"][0]["cublas_fast_accum_call"] = "cublasLtMatmul (fast accumulation on)"
+        self.assertEqual(results_lib.validate(doc), [])
+        doc["runs"][0]["shapes"][0]["cublas_fast_accum"]["median_ms"] = 1.0
+        self.assertTrue(any("cublas_fast_accum median outside" in p for p in results_lib.validate(doc)))
 
     def test_run_needs_commit(self):
         bad = document()
@@ -169,6 +180,110 @@ class RenderTest(unittest.TestCase):
     def test_missing_results_say_so(self):
         text = "<!-- results-table steps=99_none -->\n<!-- end results-table -->\n"
         self.assertIn("No measured results yet", render_docs.render(text, self.folder))
+
+    def test_results_table_names_fp8_types_and_the_variant(self):
+        doc = fp8_document()
+        table = render_docs.results_table({"steps": "19_fp8"}, [("x.json", doc)])
+        self.assertIn("| 19_fp8 NT, e4m3 × e4m3 → bf16 | 1024×1024×1024 (BN=128) | 1.000 |", table)
+        self.assertIn("| 19_fp8 NT, e5m2 × e4m3 → bf16 | 1024×1024×1024 (BN=128) |", table)
+        self.assertIn("| 19_fp8 (no-promotion) NT, e4m3 × e4m3 → bf16 | 1024×1024×1024 | 0.800 |", table)
+
+    def test_fp8_table_puts_the_variant_beside_its_run(self):
+        doc = fp8_document()
+        table = render_docs.fp8_table({"step": "19_fp8"}, [("docs/results/x.json", doc)])
+        self.assertIn("| types | M×N×K | TFLOPS | cuBLASLt TFLOPS | % of cuBLASLt | cuBLASLt fast accum. TFLOPS | "
+                      "no-promotion TFLOPS | no-promotion % of cuBLASLt |", table)
+        # 2 * 1024^3 flops: 1 ms is 2.1 TFLOPS; cuBLASLt 0.9 ms, fast accumulation 0.5 ms. The variant
+        # ran its own tile (BN=192, the run's) where this row chose BN=128: its cell says so.
+        self.assertIn("| NT, e4m3 × e4m3 → bf16 | 1024×1024×1024 (BN=128) | 2.1 | 2.4 | 90.0% | 4.3 | "
+                      "2.7 (BN=192) | 125.0% |", table)
+        self.assertIn("| NT, e5m2 × e4m3 → bf16 | 1024×1024×1024 (BN=128) | 2.1 | 2.4 | 90.0% | 4.3 | – | – |", table)
+        self.assertIn("fast accumulation on", table)
+        self.assertIn("no-promotion: PROMOTE=0", table)
+        self.assertEqual(table.count("| NT, e4m3 × e4m3 → bf16 |"), 1)  # the variant has no rows of its own
+        # A variant with no run of its types beside it gets rows of its own, named.
+        doc["runs"] = doc["runs"][1:]
+        alone = render_docs.fp8_table({"step": "19_fp8"}, [("x.json", doc)])
+        self.assertIn("| no-promotion: NT, e4m3 × e4m3 → bf16 | 1024×1024×1024 | 2.7 |", alone)
+        self.assertNotIn("no-promotion TFLOPS", alone)
+        self.assertEqual(render_docs.fp8_table({"step": "18_x"}, [("x.json", doc)]), render_docs.NO_RESULTS)
+
+    def test_fp8_tolerance_is_the_harness_constant(self):
+        frobenius, max_over_rms, frobenius_text, _ = render_docs.fp8_tolerance()
+        self.assertGreater(frobenius, 0)
+        self.assertGreater(max_over_rms, frobenius)
+        self.assertEqual(float(frobenius_text), frobenius)
+
+    def test_fp8_accuracy_table_rows_are_k(self):
+        with open(os.path.join(self.folder, "fp8-accuracy-test-gpu.json"), "w", encoding="utf-8") as handle:
+            json.dump(accuracy_document(), handle)
+        table = render_docs.fp8_accuracy_table({}, self.folder, tolerance=(1e-3, 1e-2, "1e-3", "1e-2"))
+        self.assertIn("| K | every k-tile (PROMOTE=1): rel. error | max / rms | check | never (PROMOTE=0): rel. error |",
+                      table)
+        self.assertIn("| 256 | 1.0e-04 | 1.0e-03 | PASS | 2.0e-04 | 2.0e-03 | PASS |", table)
+        self.assertIn("| 16,384 | 1.1e-04 | 1.1e-03 | PASS | 2.0e-03 | 2.0e-02 | FAIL |", table)
+        self.assertIn("M = N = 256", table)
+        self.assertIn("rel. error ≤ 1e-3 and max / rms ≤ 1e-2", table)
+        self.assertIn("fp8-accuracy-test-gpu.json", table)
+        # The step's results files are read elsewhere: the accuracy file is not one of them.
+        self.assertNotIn("fp8-accuracy-test-gpu.json", " ".join(results_lib.results_files(self.folder)))
+
+    def test_fp8_accuracy_verdicts_must_be_the_tolerances(self):
+        with open(os.path.join(self.folder, "fp8-accuracy-test-gpu.json"), "w", encoding="utf-8") as handle:
+            json.dump(accuracy_document(), handle)
+        with self.assertRaises(RuntimeError):  # measured under a looser tolerance than the source says now
+            render_docs.fp8_accuracy_table({}, self.folder, tolerance=(1e-4, 1e-2, "1e-4", "1e-2"))
+
+
+def fp8_document():
+    """The FP8 step's runs: e4m3 and e5m2 x e4m3 to bf16, and e4m3 without promotion."""
+    def run(dtype, variant, ms, promote, own_tile):
+        one = shape(1024, ms, 0.9 * ms if not variant else ms)
+        one["cublas_fast_accum"] = {"median_ms": 0.5, "min_ms": 0.5, "max_ms": 0.5, "reps": 5,
+                                    "gflops": results_lib.gflops(1024, 1024, 1024, 0.5)}
+        if variant:
+            one["cublas"] = {"median_ms": 1.0, "min_ms": 1.0, "max_ms": 1.0, "reps": 5,
+                             "gflops": results_lib.gflops(1024, 1024, 1024, 1.0)}
+            one["fraction_of_cublas"] = 1.0 / ms
+        params = {"BN": 192, "PROMOTE": promote}
+        if own_tile:
+            one["params"] = {"BN": 128, "PROMOTE": promote}
+        return {"step": "19_fp8", "variant": variant, "params": params, "dtype": dtype, "layout": "nt", "out": "bf16",
+                "cublas_call": f"cublasLtMatmul ({dtype} x e4m3, f32 compute, bf16 out, TN, fast accumulation off)",
+                "cublas_fast_accum_call": f"cublasLtMatmul ({dtype} x e4m3, f32 compute, bf16 out, TN, "
+                                          "fast accumulation on)",
+                "commit": "abc", "date": "2026-01-01T00:00:00Z", "shapes": [one]}
+    doc = document()
+    doc["runs"] = [run("e4m3", "", 1.0, 1, True), run("e5m2", "", 1.0, 1, True), run("e4m3", "no-promotion", 0.8, 0, False)]
+    return doc
+
+
+def accuracy_document():
+    def series(promote, errors):
+        return {"promote": promote, "params": {"BK": 128, "PROMOTE": promote},
+                "points": [{"k": k, "relative_frobenius": e, "max_over_rms": 10 * e, "reference": "cpu-fp64",
+                            "verdict": "PASS" if e <= 1e-3 else "FAIL"} for k, e in errors]}
+    device = document()["device"]
+    return {"schema": "gemm-steps/fp8-accuracy/1", "device": device, "date": "2026-01-01T00:00:00Z", "commit": "abc",
+            "m": 256, "n": 256, "dtype": "e4m3", "out": "f32",
+            "series": [series(1, [(256, 1.0e-4), (16384, 1.1e-4)]), series(0, [(256, 2e-4), (16384, 2e-3)])]}
+
+
+class PlotTest(unittest.TestCase):
+    def test_the_accuracy_plot_has_a_line_per_promote_and_the_tolerance(self):
+        picture = plot_fp8_accuracy.svg(accuracy_document(), "fp8-accuracy-test-gpu.json", (1e-3, 1e-2, "1e-3", "1e-2"))
+        self.assertEqual(picture.count("<polyline"), 2)
+        self.assertEqual(picture.count('stroke-dasharray="9 6"'), 2)  # the tolerance and its legend
+        self.assertIn("every k-tile (PROMOTE=1)", picture)
+        self.assertIn("never (PROMOTE=0)", picture)
+        self.assertIn("an open marker", picture)  # a FAIL point is drawn open
+        self.assertIn("fp8-accuracy-test-gpu.json", picture)
+        self.assertEqual(plot_fp8_accuracy.svg(accuracy_document(), "fp8-accuracy-test-gpu.json",
+                                               (1e-3, 1e-2, "1e-3", "1e-2")), picture)  # the same bytes
+
+    def test_the_shipped_accuracy_file_draws_one_picture(self):
+        drawn = plot_fp8_accuracy.pictures()
+        self.assertEqual(list(drawn), [plot_fp8_accuracy.PICTURE])
 
 
 
