@@ -74,7 +74,7 @@ GEMM_HD constexpr int threads(const Config& c) { return (1 + consumers(c)) * kWa
 
 // The compiled configurations; the first is the default. Promotion keeps two sets of accumulators
 // (the f32 sums and the tensor cores' interval sum), BN registers per thread: 128 x 192 is the
-// widest tile whose two sets fit a consumer's 232 registers. The second is the same without
+// widest tile whose two sets fit a consumer's 240 registers (kernel.cuh). The second is the same without
 // promotion (the accuracy lesson: --param PROMOTE=0), the third promotes every 4 k-tiles; the
 // fourth is the 128 x 128 tile that fills the rounds of some shapes better (config_for_shape),
 // whose smaller stages allow 6.
