@@ -301,6 +301,7 @@ TEST(ViewerScreenshots, PerformanceBarsAreTheResultsFile) {
       if (!run.contains("shapes") || (run.value("dtype", "f32") != "f32") != (kind == "tensor")) continue;
       gv::ResultRun r;
       r.step = run["step"];
+      r.variant = run.value("variant", "");
       r.dtype = run.value("dtype", "f32");
       r.layout = run.value("layout", "nn");
       r.out = run.value("out", "f32");
