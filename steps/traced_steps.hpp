@@ -27,6 +27,7 @@
 #include "16_warp_specialized/mapping.hpp"
 #include "17_persistent_clusters/mapping.hpp"
 #include "18_tma_store_epilogue/mapping.hpp"
+#include "19_fp8/mapping.hpp"
 #include "trace.hpp"
 #include "tunables.hpp"
 
@@ -45,12 +46,14 @@ struct TracedProgram {
   // when no --param is given, on a GPU of `sms` SMs (the program's own params_for_shape, from the
   // same mapping function).
   std::function<std::map<std::string, int>(const GemmShape&, Layout, int sms)> params_for_shape = {};
-  // Tensor-core steps: the layouts they trace (TraceProblem::layout) and the rule their shapes
-  // obey ("" or the rule broken; the program's own rule, for the viewer to refuse what it refuses).
+  // Tensor-core steps: the layouts they trace (TraceProblem::layout; the viewer offers these), and
+  // the rule their shapes obey ("" or the rule broken; the program's own rule, for the viewer to
+  // refuse what it refuses). The FP8 step takes NT alone.
   bool tensor_core = false;
+  std::vector<Layout> layouts = {Layout::nn, Layout::nt, Layout::tn};
   std::function<std::string(const GemmShape&, Layout)> shape_rule = {};
   // What a trace's iteration counts, as the viewer labels it ("k-tile 3"): a k-tile from step 05
-  // on, a single k in steps 01-02 ("k = 3"), a repetition in the bank demos, a tile in steps 15-18.
+  // on, a single k in steps 01-02 ("k = 3"), a repetition in the bank demos, a tile in steps 15-19.
   std::string iteration_unit = "k-tile";
   // For the viewer, where a program has them: which warps issue no memory instructions of their
   // own, and who writes C when no thread does.
@@ -183,6 +186,22 @@ inline std::vector<TracedProgram> traced_programs() {
   list.back().quiet_warps = "the producer warps 0-3 hand their copies to the copy engine";
   list.back().c_writer = "the copy engine writes C when beta = 0 and C's rows are 16-byte aligned; with beta != 0 "
                          "the consumer threads read C and store it themselves";
+  // Step 19 traces what step 18's does, for f32 output (the program's --out f32; it writes bf16 by
+  // default), in the one layout it takes.
+  list.push_back({"19_fp8", "", "fp8_gemm", true,
+                  [](const TraceProblem& p) { return step19::trace_launch_shape(p, step19::config_from(p.params)); },
+                  step19::trace_warp});
+  detail::add_tunables(list.back(), step19::kTunables, step19::kConfigs);
+  list.back().params_for_shape = [](const GemmShape& shape, Layout, int sms) {
+    return step19::to_params(step19::config_for_shape(shape, sms));
+  };
+  list.back().tensor_core = true;
+  list.back().layouts = {Layout::nt};
+  list.back().shape_rule = fp8_shape_rule;
+  list.back().iteration_unit = "tile";  // the block's tiles, in the order it takes them
+  list.back().quiet_warps = "the producer warps 0-3 hand their copies to the copy engine";
+  list.back().c_writer = "the copy engine writes C when beta = 0 and C's rows are 16-byte aligned; with beta != 0 "
+                         "the consumer threads read C and store it themselves (the trace is of f32 output, --out f32)";
   return list;
 }
 

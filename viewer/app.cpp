@@ -40,11 +40,20 @@ void App::select_program(int index) {
 }
 
 void App::fit_shape() {
-  if (!current().shape_rule) return;
-  const std::string rule = current().shape_rule(shape, layout);
+  const TracedProgram& step = current();
+  std::string layout_said;
+  if (step.tensor_core && std::find(step.layouts.begin(), step.layouts.end(), layout) == step.layouts.end()) {
+    layout = step.layouts.front();  // the FP8 step: NT alone
+    layout_said = step.step + " takes layout " + to_string(layout);
+    message = layout_said;
+    map_dirty = trace_dirty = true;
+  }
+  if (!step.shape_rule) return;
+  const std::string rule = step.shape_rule(shape, layout);
   if (rule.empty()) return;
   shape = rounded_up_to_8(shape);
-  message = "shape rounded up to " + shape_text(shape) + ": " + rule;
+  if (!step.shape_rule(shape, layout).empty()) shape.k = (shape.k + 15) / 16 * 16;  // the FP8 step's K
+  message = (layout_said.empty() ? "" : layout_said + "; ") + "shape rounded up to " + shape_text(shape) + ": " + rule;
   map_dirty = trace_dirty = true;
 }
 

@@ -46,7 +46,7 @@ void controls(App& app) {
       ImGui::SameLine();
       ImGui::SetNextItemWidth(ui(60));
       if (ImGui::BeginCombo("layout", to_string(app.layout))) {
-        for (Layout layout : {Layout::nn, Layout::nt, Layout::tn})
+        for (Layout layout : app.current().layouts)  // the FP8 step takes NT alone
           if (ImGui::Selectable(to_string(layout), layout == app.layout)) {
             app.layout = layout;
             app.map_dirty = app.trace_dirty = true;

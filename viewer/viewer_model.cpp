@@ -482,7 +482,11 @@ std::string ResultRun::types_label() const {
   return upper + " " + dtype + "->" + out;
 }
 
-std::string ResultRun::label() const { return tensor_core() ? step + " " + types_label() : step; }
+std::string ResultRun::label() const {
+  // A variant is a run of the step apart (bench_all's "no-promotion" of step 19: --param PROMOTE=0).
+  const std::string name = variant.empty() ? step : step + " / " + variant;
+  return tensor_core() ? name + " " + types_label() : name;
+}
 
 double ResultsFile::fp32_peak_gflops() const {
   // FP32 lanes per SM by compute capability (the programming guide's throughput table), as in
@@ -622,7 +626,9 @@ PerformanceView performance_view(const ResultsFile& file, bool tensor_core, int 
 
 std::string short_name(const ResultRun& run) { return run.step.substr(0, 2); }
 
-std::string legend_text(const ResultRun& run) { return short_name(run) + " " + run.types_label(); }
+std::string legend_text(const ResultRun& run) {
+  return short_name(run) + (run.variant.empty() ? "" : " " + run.variant) + " " + run.types_label();
+}
 
 std::vector<std::string> bar_tooltip(const ResultRun& run, const ResultPoint& point, const MeasuredShape& shape) {
   std::vector<std::string> lines = {

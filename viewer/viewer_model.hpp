@@ -195,7 +195,7 @@ struct ResultRun {
   std::string step, variant, commit, date;
   std::string dtype = "f32", layout = "nn", out = "f32";  // tensor-core runs: their types and layout
   bool tensor_core() const { return dtype != "f32"; }
-  std::string label() const;        // "09_warptiling" or "12_wmma NT bf16->f32"
+  std::string label() const;        // "09_warptiling", "12_wmma NT bf16->f32" or "19_fp8 / no-promotion NT e4m3->bf16"
   std::string types_label() const;  // "" or "NT bf16->f32"
   std::vector<ResultPoint> points;
 };
@@ -250,7 +250,7 @@ struct PerformanceView {
 };
 // shape: the bars' shape asked for; out of range: 4096^3 where measured, else the first.
 PerformanceView performance_view(const ResultsFile& file, bool tensor_core, int shape);
-// A run in the bars' labels ("09") and the legend ("09 " or "12 NT bf16->f32").
+// A run in the bars' labels ("09") and the legend ("09 ", "12 NT bf16->f32" or "19 no-promotion NT e4m3->bf16").
 std::string short_name(const ResultRun& run);
 std::string legend_text(const ResultRun& run);
 // A bar's tooltip, a line each.

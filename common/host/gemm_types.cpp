@@ -28,6 +28,15 @@ std::string tc_aligned_rows_rule(const GemmShape& s, Layout layout) {
   return "";
 }
 
+std::string fp8_shape_rule(const GemmShape& s, Layout layout) {
+  if (layout != Layout::nt)
+    return std::string("layout ") + to_string(layout) +
+           ": FP8 wgmma reads A and B only K-major (it has no transpose for 1-byte types); the FP8 step takes layout "
+           "nt (A stored M x K, B stored N x K)";
+  if (s.k % 16 != 0) return "K must be a multiple of 16 (every stored row of A and B, K bytes, starts on 16 bytes)";
+  return "";
+}
+
 const char* to_string(InputType type) {
   switch (type) {
     case InputType::f32: return "f32";

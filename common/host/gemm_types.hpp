@@ -42,6 +42,11 @@ std::string tc_shape_rule(const GemmShape& shape, Layout layout);
 // row starts on 16 bytes. Which of M and N are stored row lengths depends on the layout: N for B in
 // NN and TN, M for A in TN; in NT neither, so any M and N.
 std::string tc_aligned_rows_rule(const GemmShape& shape, Layout layout);
+// The FP8 step's (19): layout NT only (FP8 wgmma reads A and B only K-major), and K a multiple of
+// 16, so that every stored row of A and B (K bytes) starts on 16 bytes. The program refuses another
+// layout (a usage error) and runs a K that breaks the rule on the general path; the viewer draws
+// only the kernels' own shapes.
+std::string fp8_shape_rule(const GemmShape& shape, Layout layout);
 
 // C = alpha * A * B + beta * C, row-major, A is M x K, B is K x N, C is M x N (leading dimensions
 // K, N, N). With beta == 0, C is not read (BLAS convention: it may hold NaN).

@@ -1,13 +1,21 @@
-// Checks shared by the Hopper steps' host tests (test_mapping_15.cpp .. test_mapping_18.cpp): what
+// Checks shared by the Hopper steps' host tests (test_mapping_15.cpp .. test_mapping_19.cpp): what
 // the copy engine writes (TMA boxes with the 128-byte swizzle) against what the step's tile_byte
-// says and what a wgmma reads through its descriptor; the wgmma accumulator layout; C's updates in
-// a whole launch's trace. Generic over the step's functions, passed as lambdas.
+// says and what a wgmma reads through its descriptor, for 2-byte elements (f16, bf16: k = 16 per
+// wgmma) or 1-byte ones (FP8: k = 32); the wgmma accumulator layout; C's updates in a whole launch's
+// trace. Generic over the step's functions, passed as lambdas. Steps 18 and 19, which share the
+// persistent grid with narrow tiles and the epilogue staged through shared memory, are checked
+// below by templates over a struct that names the step's functions (Step18 and Step19 in their
+// tests).
 #pragma once
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <map>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "access_model.hpp"
@@ -20,62 +28,68 @@ namespace gemm::hopper_testing {
 // bits 4-6 (the 16-byte chunk) XOR bits 7-9 (the 128-byte row within a 1024-byte period).
 inline unsigned swizzle(unsigned address) { return address ^ (((address >> 7) & 7u) << 4); }
 
-// The byte a wgmma reads for element (mn, k) of its 64 x 16 (A) or 16 x N (B) operand, from the
-// descriptor's fields, using CUTLASS's canonical 128-byte-swizzled layouts:
-//   K-major:  ((8, m), (8, 2)) : ((128 B, SBO), (2 B, 16 B))
-//   MN-major: ((64, m), (8, k)) : ((2 B, LBO), (128 B, SBO))
-inline unsigned wgmma_reads(std::uint64_t descriptor, bool k_major, int mn, int k) {
+// The byte a wgmma reads for element (mn, k) of its 64 x K (A) or K x N (B) operand (K = 32 bytes:
+// 16 2-byte or 32 1-byte elements), from the descriptor's fields, using CUTLASS's canonical
+// 128-byte-swizzled layouts, for elements of `element_bytes` (E) bytes, R = 128 / E to a row:
+//   K-major:  ((8, m), (R, 2)) : ((128 B, SBO), (E B, 16 B)) -- a k's byte is k E along the row
+//   MN-major: ((R, m), (8, k)) : ((E B, LBO), (128 B, SBO))  -- 16-bit only (FP8 has no MN-major)
+inline unsigned wgmma_reads(std::uint64_t descriptor, bool k_major, int mn, int k, int element_bytes = 2) {
   const unsigned start = unsigned(descriptor & 0x3fff) << 4;
   const unsigned leading = unsigned((descriptor >> 16) & 0x3fff) << 4;
   const unsigned stride = unsigned((descriptor >> 32) & 0x3fff) << 4;
   EXPECT_EQ(descriptor >> 62, 1u) << "128-byte swizzle";
+  const unsigned bytes = unsigned(element_bytes), per_row = 128u / bytes;
   unsigned linear;
   if (k_major)
-    linear = start + unsigned(mn % 8) * 128 + unsigned(mn / 8) * stride + unsigned(k) * 2;
+    linear = start + unsigned(mn % 8) * 128 + unsigned(mn / 8) * stride + unsigned(k) * bytes;
   else
-    linear = start + unsigned(mn % 64) * 2 + unsigned(mn / 64) * leading + unsigned(k % 8) * 128 + unsigned(k / 8) * stride;
+    linear = start + (unsigned(mn) % per_row) * bytes + (unsigned(mn) / per_row) * leading + unsigned(k % 8) * 128 +
+             unsigned(k / 8) * stride;
   return swizzle(linear);
 }
 
-// Every element (mn, k) of one wgmma's operand (rows x 16), read through `descriptor`, is the
-// element (mn0 + mn, k0 + k) of the tile that starts at `tile_base`, where tile_byte(mn, k) puts it.
+// Every element (mn, k) of one wgmma's operand (rows x wgmma_k: 16 2-byte k's, or 32 1-byte ones
+// for FP8), read through `descriptor`, is the element (mn0 + mn, k0 + k) of the tile that starts at
+// `tile_base`, where tile_byte(mn, k) puts it.
 template <typename TileByte>
 void expect_wgmma_reads_the_tile(std::uint64_t descriptor, bool k_major, int rows, unsigned tile_base, int mn0, int k0,
-                                 TileByte tile_byte, const std::string& what) {
-  constexpr int kWgmmaK = 16;
+                                 TileByte tile_byte, const std::string& what, int wgmma_k = 16, int element_bytes = 2) {
   for (int mn = 0; mn < rows; ++mn)
-    for (int k = 0; k < kWgmmaK; ++k)
-      ASSERT_EQ(wgmma_reads(descriptor, k_major, mn, k), tile_base + unsigned(tile_byte(mn0 + mn, k0 + k)))
+    for (int k = 0; k < wgmma_k; ++k)
+      ASSERT_EQ(wgmma_reads(descriptor, k_major, mn, k, element_bytes), tile_base + unsigned(tile_byte(mn0 + mn, k0 + k)))
           << what << (k_major ? " k-major" : " mn-major") << " element " << mn << "," << k;
 }
 
 // An operand's boxes as the copy engine moves them: box b lands at b * box_bytes of the tile, its
-// element (inner i, outer o) at row o, swizzled (the box starts on the swizzle's 1024-byte period).
+// element (inner i, outer o) at row o, byte i * element_bytes of the row, swizzled (the box starts
+// on the swizzle's 1024-byte period); a row is 128 bytes, 128 / element_bytes elements.
 // That byte must be where tile_byte puts the tile element the box holds there, found from the box's
 // first element in the matrix (box_at(mn0, kt, b) = {inner, outer}): every element of the tile
 // exactly once, over all boxes.
 struct BoxedOperand {
   bool k_major = true;
   int box_outer = 0, boxes = 0, box_bytes = 0;
+  int element_bytes = 2;  // f16, bf16; 1 for FP8
 };
 template <typename TileByte, typename BoxAt>
 void expect_boxes_land_where_tile_byte_says(const BoxedOperand& op, int rows, int bk, TileByte tile_byte, BoxAt box_at,
                                             const std::string& what) {
-  constexpr int kBoxInner = 64;
+  const int box_inner = 128 / op.element_bytes;  // one swizzled row
   const int mn0 = 3 * rows, kt = 2;  // any tile, any k-tile
   std::vector<int> covered(size_t(rows) * size_t(bk), 0);
   for (int box = 0; box < op.boxes; ++box) {
     ASSERT_EQ(op.box_bytes % 1024, 0) << what << ": a box must start on the swizzle's period";
-    ASSERT_EQ(op.box_bytes, kBoxInner * op.box_outer * 2) << what;
+    ASSERT_EQ(op.box_bytes, box_inner * op.box_outer * op.element_bytes) << what;
     const auto first = box_at(mn0, kt, box);
     for (int o = 0; o < op.box_outer; ++o)
-      for (int i = 0; i < kBoxInner; ++i) {
+      for (int i = 0; i < box_inner; ++i) {
         // The element's place in the matrix, then in the tile.
         const int inner = first.inner + i, outer = first.outer + o;
         const int mn = (op.k_major ? outer : inner) - mn0, k = (op.k_major ? inner : outer) - kt * bk;
         ASSERT_TRUE(mn >= 0 && mn < rows && k >= 0 && k < bk) << what << " box " << box << " element " << i << "," << o;
         ++covered[size_t(mn) * size_t(bk) + size_t(k)];
-        const unsigned written = unsigned(box * op.box_bytes) + swizzle(unsigned(o) * 128 + unsigned(i) * 2);
+        const unsigned written =
+            unsigned(box * op.box_bytes) + swizzle(unsigned(o) * 128 + unsigned(i) * unsigned(op.element_bytes));
         ASSERT_EQ(unsigned(tile_byte(mn, k)), written) << what << " box " << box << " element " << i << "," << o;
       }
   }
@@ -140,6 +154,272 @@ inline void expect_c_updated_once(const CUpdates& u, float beta, const std::stri
     ASSERT_EQ(u.stored[e], 1) << what << ": C element " << e;
     ASSERT_EQ(u.loaded[e], beta != 0 ? 1 : 0) << what << ": C element " << e;
   }
+}
+
+
+// --- Steps 18 and 19: the persistent grid with narrow tiles, the epilogue staged in shared memory ---
+//
+// The templates below take the step as `Step`, a struct that names its functions and constants
+// (Step18 in test_mapping_18.cpp, Step19 in test_mapping_19.cpp):
+//   Config, kConfigs; tiles_m, tiles_n, tiles, units, unit_rows, narrow_tile, narrow_units, tile_at,
+//   launch_shape, persistent_clusters, grid_time, kNarrowCols, kNarrowUnitsPerWhole;
+//   consumers, kWgmmaM, kWarpgroup, accumulator_row, accumulator_col; slice_cols, c_box_cols,
+//   staging_byte, staging_half_byte, c_box, staged_chunk, kRun, kReadBacks, kStagingBytes,
+//   kStagingSlices, kStagingBoxBytes, tma_stores_c; to_params, trace_launch_shape, trace_warp, and
+//   shape_rule (the shapes the step's kernels take: "" or the rule broken).
+
+// The persistent grid: whole clusters, at most one block per SM; cluster q takes units q,
+// q + clusters, ...; the blocks of a cluster take tiles one above the other on one column; every
+// tile of C is taken once (a unit's lower tile may lie below C only where the tile rows do not
+// divide by CLUSTER, and is then not stored).
+template <typename Step>
+void expect_persistent_blocks_take_every_tile_once(const std::vector<GemmShape>& shapes, int sms) {
+  for (const typename Step::Config& c : Step::kConfigs)
+    for (const GemmShape& s : shapes) {
+      const std::string what = "BN " + std::to_string(c.bn) + " cluster " + std::to_string(c.cluster) + " at " +
+                               std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+      const LaunchShape launch = Step::launch_shape(s, c, sms);
+      ASSERT_LE(launch.grid.x, sms) << what;
+      ASSERT_EQ(launch.grid.x % c.cluster, 0) << what << ": whole clusters";
+      const int clusters = launch.grid.x / c.cluster, rows = Step::tiles_m(s, c);
+      std::vector<int> taken(size_t(Step::tiles(s, c)), 0);
+      for (int block = 0; block < launch.grid.x; ++block) {
+        const int cluster = block / c.cluster, rank = block % c.cluster;
+        for (int u = cluster; u < Step::units(s, c); u += clusters) {
+          const auto tile = Step::tile_at(u, rank, s, c);
+          // The blocks of a cluster are on one column of tiles, one above the other.
+          ASSERT_EQ(tile.n, Step::tile_at(u, 0, s, c).n) << what;
+          ASSERT_EQ(tile.m, Step::tile_at(u, 0, s, c).m + rank) << what;
+          ASSERT_GE(tile.m, 0) << what;
+          ASSERT_GE(tile.n, 0) << what;
+          ASSERT_LT(tile.n, Step::tiles_n(s, c)) << what;
+          if (tile.m >= rows) {  // below C: only the last tile row of an odd count, never stored
+            ASSERT_EQ(tile.m, rows) << what;
+            ASSERT_EQ(rows % c.cluster, 1) << what;
+            continue;
+          }
+          ++taken[size_t(tile.m) * size_t(Step::tiles_n(s, c)) + size_t(tile.n)];
+        }
+      }
+      for (int n : taken) ASSERT_EQ(n, 1) << what;
+    }
+}
+
+// The persistent grid takes as many rounds as the SMs allow, with as few clusters as that takes:
+// every cluster gets the same number of units, give or take one. Where the last column of tiles is
+// narrow (at most 64 columns inside C) and dealing its units after the others saves time, the
+// rounds are those of the whole units, and the narrow ones (counted a fraction of a whole one) come
+// after. Without narrow units, the grid's time is its rounds.
+template <typename Step>
+void expect_fewest_clusters_for_the_rounds(const std::vector<GemmShape>& shapes, const std::vector<int>& sm_counts) {
+  constexpr int kPerWhole = Step::kNarrowUnitsPerWhole;
+  for (const typename Step::Config& c : Step::kConfigs)
+    for (const int sms : sm_counts)
+      for (const GemmShape& s : shapes) {
+        const std::string what = "BN " + std::to_string(c.bn) + " on " + std::to_string(sms) + " SMs at " +
+                                 std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+        const int units = Step::units(s, c), fit = sms / c.cluster;
+        const int clusters = Step::launch_shape(s, c, sms).grid.x / c.cluster;
+        ASSERT_EQ(clusters, Step::persistent_clusters(s, c, sms)) << what;
+        ASSERT_GE(clusters, 1) << what;
+        ASSERT_LE(clusters, std::min(units, fit)) << what;
+        const int narrow = Step::narrow_units(s, c), whole = units - narrow;
+        if (narrow == 0) {
+          ASSERT_EQ(Step::grid_time(s, c, sms), kPerWhole * ceil_div(units, clusters)) << what;
+        }
+        if (units <= fit) {
+          ASSERT_EQ(clusters, units) << what << ": one round, a cluster per unit";
+          continue;
+        }
+        const int alike = ceil_div(units, ceil_div(units, fit));
+        // Counted alike: the fewest clusters for the fewest rounds.
+        ASSERT_EQ(ceil_div(units, alike), ceil_div(units, fit)) << what;
+        if (alike > 1) {
+          ASSERT_GT(ceil_div(units, alike - 1), ceil_div(units, alike)) << what;
+        }
+        if (clusters == alike) continue;
+        // Narrow units after the whole ones: the whole ones' rounds on the fewest clusters, and in
+        // narrow units' time, less than counting them alike.
+        ASSERT_GT(narrow, 0) << what;
+        ASSERT_GT(whole, 0) << what;
+        const int rounds = ceil_div(whole, clusters);
+        ASSERT_EQ(rounds, ceil_div(whole, fit)) << what;
+        if (clusters > 1) {
+          ASSERT_GT(ceil_div(whole, clusters - 1), rounds) << what;
+        }
+        const int narrow_after = std::max(0, narrow - (rounds * clusters - whole));
+        ASSERT_LT(kPerWhole * rounds + ceil_div(narrow_after, clusters), kPerWhole * ceil_div(units, alike)) << what;
+      }
+}
+
+// A tile is narrow where its columns from the 64th on all lie outside C, which only a tile wider
+// than the narrow wgmma can be; narrow units come after all the others in the tile order.
+template <typename Step>
+void expect_narrow_tiles_are_the_last_column_dealt_last(const std::vector<int>& columns) {
+  for (const typename Step::Config& c : Step::kConfigs)
+    for (const int n : columns) {
+      const GemmShape s{1000, n, 64};
+      for (int tile_n = 0; tile_n < Step::tiles_n(s, c); ++tile_n) {
+        const int inside = std::min(c.bn, n - tile_n * c.bn);
+        ASSERT_EQ(Step::narrow_tile(tile_n, s, c), c.bn > Step::kNarrowCols && inside <= Step::kNarrowCols)
+            << "N " << n << " BN " << c.bn << " tile " << tile_n;
+      }
+      const int narrow = Step::narrow_units(s, c), units = Step::units(s, c);
+      ASSERT_EQ(narrow, Step::narrow_tile(Step::tiles_n(s, c) - 1, s, c) ? Step::unit_rows(s, c) : 0);
+      for (int u = 0; u < units; ++u)
+        ASSERT_EQ(Step::narrow_tile(Step::tile_at(u, 0, s, c).n, s, c), u >= units - narrow) << "N " << n << " unit " << u;
+    }
+}
+
+// The staging of the epilogue: a slice is one box of C, 64 rows x 128 bytes (32 f32 or 64 16-bit
+// columns); every element has its own bytes in its half of the buffer, in the copy engine's layout
+// (chunks XOR row % 8). A warp's pair writes put 4 lanes in each 16-byte bank group (1 wavefront
+// for 4-byte pairs; 8-byte pairs are served by half-warps, where two rows share a group: 4
+// wavefronts, expect_trace_stages_every_float_and_updates_c_once). The f32 read-back: each
+// quarter-warp reads 8 different bank groups, and the reads cover the slice once.
+template <typename Step>
+void expect_staging_conflict_free_and_complete() {
+  ASSERT_EQ(Step::kStagingBytes, Step::kStagingSlices * Step::kStagingBoxBytes);
+  for (int staged_bytes : {4, 2}) {
+    const int cols = Step::slice_cols(staged_bytes);
+    ASSERT_EQ(cols * staged_bytes, 128);
+    ASSERT_EQ(cols, Step::c_box_cols(staged_bytes));
+    std::set<int> bytes;
+    for (int row = 0; row < Step::kWgmmaM; ++row)
+      for (int col = 0; col < cols; ++col) {
+        const int at = Step::staging_byte(row, col, staged_bytes), in_row = col * staged_bytes;
+        ASSERT_EQ(at, row * 128 + (((in_row / 16) ^ (row % 8)) * 16) + in_row % 16);
+        for (int b = 0; b < staged_bytes; ++b) bytes.insert(at + b);
+      }
+    ASSERT_EQ(int(bytes.size()), Step::kStagingBoxBytes);
+    ASSERT_EQ(*bytes.begin(), 0);
+    ASSERT_EQ(*bytes.rbegin(), Step::kStagingBoxBytes - 1);
+    // Slice s of the consumer whose rows start at (row0, col0) is the C box at col0 + s * cols.
+    const auto at = Step::c_box(128, 512, 3, staged_bytes);
+    ASSERT_EQ(at.outer, 128);
+    ASSERT_EQ(at.inner, 512 + 3 * cols);
+    // The accumulators of slice s are registers s * cols / 2 .. (s + 1) * cols / 2 - 1.
+    for (int slice = 0; slice < 256 / cols; ++slice)
+      for (int warp = 0; warp < 4; ++warp)
+        for (int reg = slice * cols / 2; reg < (slice + 1) * cols / 2; reg += 2) {
+          int use[8] = {};
+          for (int lane = 0; lane < 32; ++lane) {
+            const int col = Step::accumulator_col(lane, reg) - slice * cols;
+            ASSERT_GE(col, 0);
+            ASSERT_LT(col + 1, cols);
+            ++use[(Step::staging_byte(Step::accumulator_row(warp, lane, reg), col, staged_bytes) / 16) % 8];
+          }
+          for (int n : use) ASSERT_EQ(n, 4) << "lanes per bank group";
+        }
+  }
+  const int cols = Step::slice_cols(4);
+  std::set<int> read;
+  for (int i = 0; i < Step::kReadBacks; ++i)
+    for (int first = 0; first < Step::kWarpgroup; first += 8) {
+      std::set<int> groups;
+      for (int thread = first; thread < first + 8; ++thread) {
+        const auto chunk = Step::staged_chunk(thread, i);
+        groups.insert((Step::staging_byte(chunk.row, chunk.col, 4) / 16) % 8);
+        for (int e = 0; e < Step::kRun; ++e) read.insert(chunk.row * cols + chunk.col + e);
+      }
+      ASSERT_EQ(int(groups.size()), 8);
+    }
+  ASSERT_EQ(int(read.size()), Step::kWgmmaM * cols);
+}
+
+// The consumers' staging halves, one C box each, lie side by side and fill the staging buffers.
+template <typename Step>
+void expect_staging_halves_tile_the_buffers() {
+  for (const typename Step::Config& c : Step::kConfigs) {
+    std::set<int> starts;
+    for (int consumer = 0; consumer < Step::consumers(c); ++consumer)
+      for (int half = 0; half < Step::kStagingSlices; ++half) starts.insert(Step::staging_half_byte(consumer, half));
+    ASSERT_EQ(int(starts.size()), Step::consumers(c) * Step::kStagingSlices);
+    int expected = 0;
+    for (int start : starts) {
+      ASSERT_EQ(start, expected);
+      expected += Step::kStagingBoxBytes;
+    }
+    ASSERT_EQ(expected, Step::consumers(c) * Step::kStagingBytes);
+  }
+}
+
+// The trace the viewer and the access model use (f32 output). Over whole launches of every
+// compiled configuration, at each (shape, layout) of `problems`, with beta = 0 and beta != 0: the
+// staging writes cost 4 wavefronts per instruction (256 bytes: 8-byte stores are served by
+// half-warps, and in each half-warp rows 2i and 2i + 1 of the slice land in the same bank group, as
+// the copy engine's swizzle XORs the chunk with row % 8, which keeps a pair of chunks together) and,
+// per consumer and tile, write each float of its staging buffer once per two slices; where the copy
+// engine stores C, no lane touches global memory; elsewhere every element of C is stored once (and
+// read once when beta != 0), runs cut by C's edge element by element.
+template <typename Step>
+void expect_trace_stages_every_float_and_updates_c_once(const std::vector<std::pair<GemmShape, Layout>>& problems) {
+  for (const typename Step::Config& c : Step::kConfigs)
+    for (const auto& [shape, layout] : problems)
+      for (float beta : {0.0f, 0.5f}) {
+        const std::string what = "BN " + std::to_string(c.bn) + " at " + std::to_string(shape.m) + "x" +
+                                 std::to_string(shape.n) + "x" + std::to_string(shape.k) + " beta " + std::to_string(beta);
+        TraceProblem problem;
+        problem.shape = shape;
+        problem.layout = layout;
+        problem.beta = beta;
+        problem.params = Step::to_params(c, Params{});
+        ASSERT_EQ(Step::shape_rule(shape, layout), "") << what;
+        const bool by_copy_engine = Step::tma_stores_c(shape, beta, 4);
+        std::vector<int> stored(size_t(shape.m) * size_t(shape.n), 0), loaded = stored;
+        std::map<std::pair<int, int>, std::vector<int>> staged;  // (block, tile) -> writes per float
+        const LaunchShape launch = Step::trace_launch_shape(problem, c);
+        const AccessTotals totals = predict_launch(launch, [&](const Dim3& block, int warp, const TraceSink& sink) {
+          Step::trace_warp(problem, block, warp, [&](const TraceInstruction& i) {
+            sink(i);
+            for (int lane = 0; lane < 32; ++lane) {
+              if (!i.access.lane_active(lane)) continue;
+              const long long element = i.access.address[size_t(lane)] / 4;
+              if (i.operand == Operand::C) {
+                for (int e = 0; e < i.access.width / 4; ++e)
+                  ++(i.access.access == Access::store ? stored : loaded)[size_t(element + e)];
+              } else if (i.access.access == Access::store) {
+                auto& writes = staged[{block.x, i.iteration}];
+                if (writes.empty()) writes.assign(size_t(Step::consumers(c) * Step::kStagingBytes / 4), 0);
+                for (int e = 0; e < 2; ++e) ++writes[size_t(element + e)];
+              }
+            }
+          });
+        });
+        EXPECT_EQ(totals.shared_store_wavefronts, 4 * totals.shared_store_requests) << what;
+        const int slices = c.bn / Step::slice_cols(4);
+        for (const auto& [key, writes] : staged)
+          for (int n : writes) ASSERT_EQ(n, slices / 2) << what << " block " << key.first << " tile " << key.second;
+        if (by_copy_engine) {
+          EXPECT_EQ(totals.global_load_requests + totals.global_store_requests, 0) << what;
+          continue;
+        }
+        for (size_t e = 0; e < stored.size(); ++e) {
+          ASSERT_EQ(stored[e], 1) << what << ": C element " << e;
+          ASSERT_EQ(loaded[e], beta != 0 ? 1 : 0) << what << ": C element " << e;
+        }
+      }
+}
+
+// Closed form, the copy engine's path: 2 BM x 2 BN on the default configuration is 4 tiles, 4
+// blocks with one tile each (2 units of 2 tiles in clusters of 2); each consumer warp writes BN / 32
+// slices of 8 pairs (f32), and nothing else.
+template <typename Step>
+void expect_copy_engine_path_counts() {
+  const typename Step::Config d = Step::kConfigs[0];
+  TraceProblem problem;
+  problem.shape = {2 * d.bm, 2 * d.bn, 64};
+  problem.params = Step::to_params(d, Params{});
+  const LaunchShape launch = Step::trace_launch_shape(problem, d);
+  ASSERT_EQ(launch.grid.x, 4);
+  const AccessTotals totals = predict_launch(launch, [&](const Dim3& block, int warp, const TraceSink& sink) {
+    Step::trace_warp(problem, block, warp, sink);
+  });
+  const long long consumer_warps = 4LL * Step::consumers(d) * 4;
+  EXPECT_EQ(totals.shared_store_requests, consumer_warps * (d.bn / 32) * 8);
+  EXPECT_EQ(totals.shared_load_requests, 0);
+  EXPECT_EQ(totals.global_store_sectors, 0);
+  EXPECT_EQ(totals.global_load_sectors, 0);
 }
 
 }  // namespace gemm::hopper_testing

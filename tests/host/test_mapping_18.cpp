@@ -16,6 +16,7 @@
 
 namespace {
 
+namespace ht = gemm::hopper_testing;
 using gemm::GemmShape;
 using gemm::Layout;
 using step18::Config;
@@ -24,6 +25,46 @@ using step18::TmaOperand;
 constexpr Layout kLayouts[] = {Layout::nn, Layout::nt, Layout::tn};
 
 using gemm::hopper_testing::wgmma_reads;  // the descriptor read as the tensor cores read it (hopper_checks.hpp)
+
+// Step 18's functions, for the checks it shares with step 19 (hopper_checks.hpp).
+struct Step18 {
+  using Config = step18::Config;
+  static constexpr auto& kConfigs = step18::kConfigs;
+  static constexpr auto tiles_m = &step18::tiles_m;
+  static constexpr auto tiles_n = &step18::tiles_n;
+  static constexpr auto tiles = &step18::tiles;
+  static constexpr auto units = &step18::units;
+  static constexpr auto unit_rows = &step18::unit_rows;
+  static constexpr auto narrow_tile = &step18::narrow_tile;
+  static constexpr auto narrow_units = &step18::narrow_units;
+  static constexpr auto tile_at = &step18::tile_at;
+  static constexpr auto launch_shape = &step18::launch_shape;
+  static constexpr auto persistent_clusters = &step18::persistent_clusters;
+  static constexpr auto grid_time = &step18::grid_time;
+  static constexpr int kNarrowCols = step18::kNarrowCols;
+  static constexpr int kNarrowUnitsPerWhole = step18::kNarrowUnitsPerWhole;
+  static constexpr auto consumers = &step18::consumers;
+  static constexpr int kWgmmaM = step18::kWgmmaM;
+  static constexpr int kWarpgroup = step18::kWarpgroup;
+  static constexpr auto accumulator_row = &step18::accumulator_row;
+  static constexpr auto accumulator_col = &step18::accumulator_col;
+  static constexpr auto slice_cols = &step18::slice_cols;
+  static constexpr auto c_box_cols = &step18::c_box_cols;
+  static constexpr auto staging_byte = &step18::staging_byte;
+  static constexpr auto staging_half_byte = &step18::staging_half_byte;
+  static constexpr auto c_box = &step18::c_box;
+  static constexpr auto staged_chunk = &step18::staged_chunk;
+  static constexpr int kRun = step18::kRun;
+  static constexpr int kReadBacks = step18::kReadBacks;
+  static constexpr int kStagingBytes = step18::kStagingBytes;
+  static constexpr int kStagingSlices = step18::kStagingSlices;
+  static constexpr int kStagingBoxBytes = step18::kStagingBoxBytes;
+  static constexpr auto tma_stores_c = &step18::tma_stores_c;
+  static constexpr auto to_params = &step18::to_params;
+  static constexpr auto trace_launch_shape = &step18::trace_launch_shape;
+  static constexpr auto trace_warp = &step18::trace_warp;
+  static constexpr auto shape_rule = &gemm::tc_aligned_rows_rule;
+};
 
 // Every element of every consumer's operands, at every k-step, is where the copies put it.
 void check_operand(const TmaOperand& op, const Config& c, bool is_a) {
@@ -92,75 +133,21 @@ TEST(Mapping18, BoxesFillTheTileOnce) {
 }
 
 TEST(Mapping18, PersistentBlocksTakeEveryTileOnce) {
-  for (const Config& c : step18::kConfigs)
-    for (const GemmShape& s : {GemmShape{4096, 4096, 64}, GemmShape{1000, 1000, 64}, GemmShape{8, 8, 8},
-                               GemmShape{4088, 4104, 64}, GemmShape{130 * 128, 3 * 256, 64}, GemmShape{3 * 128, 300, 64}}) {
-      const gemm::LaunchShape launch = step18::launch_shape(s, c, 132);
-      ASSERT_LE(launch.grid.x, 132);
-      ASSERT_EQ(launch.grid.x % c.cluster, 0) << "whole clusters";
-      const int clusters = launch.grid.x / c.cluster, rows = step18::tiles_m(s, c);
-      std::vector<int> taken(size_t(step18::tiles(s, c)), 0);
-      for (int block = 0; block < launch.grid.x; ++block) {
-        const int cluster = block / c.cluster, rank = block % c.cluster;
-        for (int u = cluster; u < step18::units(s, c); u += clusters) {
-          const step18::TileCoord tile = step18::tile_at(u, rank, s, c);
-          // The blocks of a cluster are on one column of tiles, one above the other.
-          ASSERT_EQ(tile.n, step18::tile_at(u, 0, s, c).n);
-          ASSERT_EQ(tile.m, step18::tile_at(u, 0, s, c).m + rank);
-          ASSERT_GE(tile.m, 0);
-          ASSERT_GE(tile.n, 0);
-          ASSERT_LT(tile.n, step18::tiles_n(s, c));
-          if (tile.m >= rows) {  // below C: only the last tile row of an odd count, never stored
-            ASSERT_EQ(tile.m, rows);
-            ASSERT_EQ(rows % c.cluster, 1);
-            continue;
-          }
-          ++taken[size_t(tile.m) * step18::tiles_n(s, c) + tile.n];
-        }
-      }
-      for (int n : taken) ASSERT_EQ(n, 1);
-    }
+  ht::expect_persistent_blocks_take_every_tile_once<Step18>(
+      {GemmShape{4096, 4096, 64}, GemmShape{1000, 1000, 64}, GemmShape{8, 8, 8}, GemmShape{4088, 4104, 64},
+       GemmShape{130 * 128, 3 * 256, 64}, GemmShape{3 * 128, 300, 64}},
+      132);
 }
 
-// The persistent grid takes as many rounds as the SMs allow, with as few clusters as that takes:
-// every cluster gets the same number of units, give or take one. Where the last column of tiles is
-// narrow (at most 64 columns inside C) and dealing its units after the others saves time, the
-// rounds are those of the whole units, and the narrow ones (half a whole one each) come after.
+// The persistent grid takes as many rounds as the SMs allow, with as few clusters as that takes,
+// the narrow units dealt after the others where that saves time (hopper_checks.hpp); the cases
+// behind the rule.
 TEST(Mapping18, PersistentGridIsTheFewestClustersForItsRounds) {
-  for (const Config& c : step18::kConfigs)
-    for (const int sms : {132, 114, 16, 2})
-      for (const GemmShape& s : {GemmShape{4096, 4096, 64}, GemmShape{8192, 8192, 64}, GemmShape{1000, 1000, 64},
-                                 GemmShape{8, 8, 8}, GemmShape{4088, 4104, 64}, GemmShape{130 * 128, 3 * 256, 64},
-                                 GemmShape{2056, 4104, 64}, GemmShape{64 * 128, 264, 64}, GemmShape{64 * 128, 40, 64}}) {
-        const int units = step18::units(s, c), fit = sms / c.cluster;
-        const int clusters = step18::launch_shape(s, c, sms).grid.x / c.cluster;
-        ASSERT_GE(clusters, 1);
-        ASSERT_LE(clusters, std::min(units, fit));
-        if (units <= fit) {
-          ASSERT_EQ(clusters, units) << "one round: a cluster per unit";
-          continue;
-        }
-        const int narrow = step18::narrow_units(s, c), whole = units - narrow;
-        const int alike = gemm::ceil_div(units, gemm::ceil_div(units, fit));
-        // Counted alike: the fewest clusters for the fewest rounds.
-        ASSERT_EQ(gemm::ceil_div(units, alike), gemm::ceil_div(units, fit));
-        if (alike > 1) {
-          ASSERT_GT(gemm::ceil_div(units, alike - 1), gemm::ceil_div(units, alike));
-        }
-        if (clusters == alike) continue;
-        // Narrow units after the whole ones: the whole ones' rounds on the fewest clusters, and in
-        // narrow units' time, less than counting them alike.
-        ASSERT_GT(narrow, 0);
-        ASSERT_GT(whole, 0);
-        const int rounds = gemm::ceil_div(whole, clusters);
-        ASSERT_EQ(rounds, gemm::ceil_div(whole, fit));
-        if (clusters > 1) {
-          ASSERT_GT(gemm::ceil_div(whole, clusters - 1), rounds);
-        }
-        const int narrow_after = std::max(0, narrow - (rounds * clusters - whole));
-        constexpr int kPerWhole = step18::kNarrowUnitsPerWhole;
-        ASSERT_LT(kPerWhole * rounds + gemm::ceil_div(narrow_after, clusters), kPerWhole * gemm::ceil_div(units, alike));
-      }
+  ht::expect_fewest_clusters_for_the_rounds<Step18>(
+      {GemmShape{4096, 4096, 64}, GemmShape{8192, 8192, 64}, GemmShape{1000, 1000, 64}, GemmShape{8, 8, 8},
+       GemmShape{4088, 4104, 64}, GemmShape{130 * 128, 3 * 256, 64}, GemmShape{2056, 4104, 64},
+       GemmShape{64 * 128, 264, 64}, GemmShape{64 * 128, 40, 64}, GemmShape{3072, 3072, 64}},
+      {132, 114, 16, 2});
   const Config d = step18::kConfigs[0];
   if (d.cluster == 2 && d.bm == 128 && d.bn == 256) {
     // At 4096^3 on 132 SMs in pairs: 256 units in 4 rounds of 64 clusters (the case behind the rule).
@@ -176,31 +163,17 @@ TEST(Mapping18, PersistentGridIsTheFewestClustersForItsRounds) {
     ASSERT_EQ(step18::grid_time(GemmShape{4088, 4104, 4096}, d, 132), 4 * step18::kNarrowUnitsPerWhole + 1);
     ASSERT_EQ(step18::grid_time(GemmShape{3072, 3072, 3072}, d, 132), 3 * step18::kNarrowUnitsPerWhole);
   }
-  // Without narrow units, the grid's time is its rounds.
-  for (const Config& c : step18::kConfigs)
-    for (const GemmShape& s : {GemmShape{4096, 4096, 64}, GemmShape{3072, 3072, 64}, GemmShape{1000, 1000, 64}})
-      if (step18::narrow_units(s, c) == 0) {
-        const int clusters = step18::persistent_clusters(s, c, 132);
-        ASSERT_EQ(step18::grid_time(s, c, 132), step18::kNarrowUnitsPerWhole * gemm::ceil_div(step18::units(s, c), clusters));
-      }
 }
 
 // A tile is narrow where its columns from the 64th on all lie outside C, which only a tile wider
-// than the narrow wgmma can be; narrow units come after all the others in the tile order, and copy
-// only B's first box.
+// than the narrow wgmma can be; narrow units come after all the others in the tile order
+// (hopper_checks.hpp), and copy only B's first box.
 TEST(Mapping18, NarrowTilesAreTheLastColumnDealtLast) {
+  const std::vector<int> columns = {1, 8, 64, 65, 128, 200, 256, 257, 320, 321, 4104, 4160, 4161};
+  ht::expect_narrow_tiles_are_the_last_column_dealt_last<Step18>(columns);
   for (const Config& c : step18::kConfigs)
-    for (const int n : {1, 8, 64, 65, 128, 200, 256, 257, 320, 321, 4104, 4160, 4161}) {
+    for (const int n : columns) {
       const GemmShape s{1000, n, 64};
-      for (int tile_n = 0; tile_n < step18::tiles_n(s, c); ++tile_n) {
-        const int inside = std::min(c.bn, n - tile_n * c.bn);
-        ASSERT_EQ(step18::narrow_tile(tile_n, s, c), c.bn > step18::kNarrowCols && inside <= step18::kNarrowCols)
-            << "N " << n << " BN " << c.bn << " tile " << tile_n;
-      }
-      const int narrow = step18::narrow_units(s, c), units = step18::units(s, c);
-      ASSERT_EQ(narrow, step18::narrow_tile(step18::tiles_n(s, c) - 1, s, c) ? step18::unit_rows(s, c) : 0);
-      for (int u = 0; u < units; ++u)
-        ASSERT_EQ(step18::narrow_tile(step18::tile_at(u, 0, s, c).n, s, c), u >= units - narrow) << "N " << n << " unit " << u;
       for (const gemm::Layout layout : {gemm::Layout::nn, gemm::Layout::nt, gemm::Layout::tn}) {
         const step18::TmaOperand b = step18::b_operand(s, layout, c);
         ASSERT_EQ(step18::b_boxes_copied(b, false), b.boxes);
@@ -271,14 +244,7 @@ TEST(Mapping18, TileChosenByShapeWhereTheDefaultTakesOneRound) {
 }
 
 TEST(Mapping18, AccumulatorsCoverEachConsumerTileOnce) {
-  for (const Config& c : step18::kConfigs) {
-    std::vector<int> covered(size_t(step18::kWgmmaM) * c.bn, 0);
-    for (int warp = 0; warp < 4; ++warp)
-      for (int lane = 0; lane < 32; ++lane)
-        for (int reg = 0; reg < c.bn / 2; ++reg)
-          ++covered[size_t(step18::accumulator_row(warp, lane, reg)) * c.bn + step18::accumulator_col(lane, reg)];
-    for (int n : covered) ASSERT_EQ(n, 1);
-  }
+  for (const Config& c : step18::kConfigs) ht::expect_accumulators_cover_64_by(c.bn, step18::accumulator_row, step18::accumulator_col);
 }
 
 TEST(Mapping18, RulesNameTheProblem) {
@@ -291,147 +257,18 @@ TEST(Mapping18, RulesNameTheProblem) {
   EXPECT_NE(std::string(step18::config_rule({128, 256, 64, 2, 8, 1})).find("not compiled in"), std::string::npos);
 }
 
-TEST(Mapping18, StagingIsConflictFreeAndComplete) {
-  ASSERT_EQ(step18::kStagingBytes, step18::kStagingSlices * step18::kStagingBoxBytes);
-  for (int staged_bytes : {4, 2}) {
-    // A slice is one box of C: 64 rows x 128 bytes, 32 f32 or 64 f16 columns. Every element has
-    // its own bytes in its half of the buffer, in the copy engine's layout: chunks XOR row % 8.
-    const int cols = step18::slice_cols(staged_bytes);
-    ASSERT_EQ(cols * staged_bytes, 128);
-    ASSERT_EQ(cols, step18::c_box_cols(staged_bytes));
-    std::set<int> bytes;
-    for (int row = 0; row < step18::kWgmmaM; ++row)
-      for (int col = 0; col < cols; ++col) {
-        const int at = step18::staging_byte(row, col, staged_bytes), in_row = col * staged_bytes;
-        ASSERT_EQ(at, row * 128 + (((in_row / 16) ^ (row % 8)) * 16) + in_row % 16);
-        for (int b = 0; b < staged_bytes; ++b) bytes.insert(at + b);
-      }
-    ASSERT_EQ(int(bytes.size()), step18::kStagingBoxBytes);
-    ASSERT_EQ(*bytes.begin(), 0);
-    ASSERT_EQ(*bytes.rbegin(), step18::kStagingBoxBytes - 1);
-    // Slice s of the consumer whose rows start at (row0, col0) is the C box at col0 + s * cols.
-    const step18::BoxCoord at = step18::c_box(128, 512, 3, staged_bytes);
-    ASSERT_EQ(at.outer, 128);
-    ASSERT_EQ(at.inner, 512 + 3 * cols);
-    // Writes: a warp's pair stores put 4 lanes in each 16-byte bank group: 1 wavefront for 4-byte
-    // pairs (f16), the minimum; 8-byte pairs (f32) are served by half-warps, where two rows share a
-    // group (4 wavefronts: TraceStagesEveryFloatAndUpdatesCOnce). The accumulators of slice s
-    // are registers s * cols / 2 .. (s + 1) * cols / 2 - 1.
-    for (int slice = 0; slice < 256 / cols; ++slice)
-      for (int warp = 0; warp < 4; ++warp)
-        for (int reg = slice * cols / 2; reg < (slice + 1) * cols / 2; reg += 2) {
-          int use[8] = {};
-          for (int lane = 0; lane < 32; ++lane) {
-            const int col = step18::accumulator_col(lane, reg) - slice * cols;
-            ASSERT_GE(col, 0);
-            ASSERT_LT(col + 1, cols);
-            ++use[(step18::staging_byte(step18::accumulator_row(warp, lane, reg), col, staged_bytes) / 16) % 8];
-          }
-          for (int n : use) ASSERT_EQ(n, 4) << "lanes per bank group";
-        }
-  }
-  // Read-back (f32): each quarter-warp reads 8 different bank groups, and the reads cover the slice once.
-  const int cols = step18::slice_cols(4);
-  std::set<int> read;
-  for (int i = 0; i < step18::kReadBacks; ++i)
-    for (int first = 0; first < step18::kWarpgroup; first += 8) {
-      std::set<int> groups;
-      for (int thread = first; thread < first + 8; ++thread) {
-        const step18::StagedChunk chunk = step18::staged_chunk(thread, i);
-        groups.insert((step18::staging_byte(chunk.row, chunk.col, 4) / 16) % 8);
-        for (int e = 0; e < step18::kRun; ++e) read.insert(chunk.row * cols + chunk.col + e);
-      }
-      ASSERT_EQ(int(groups.size()), 8);
-    }
-  ASSERT_EQ(int(read.size()), step18::kWgmmaM * cols);
-}
+TEST(Mapping18, StagingIsConflictFreeAndComplete) { ht::expect_staging_conflict_free_and_complete<Step18>(); }
 
-// The consumers' staging halves, one C box each, lie side by side and fill the staging buffers.
-TEST(Mapping18, StagingHalvesTileTheBuffers) {
-  for (const Config& c : step18::kConfigs) {
-    std::set<int> starts;
-    for (int consumer = 0; consumer < step18::consumers(c); ++consumer)
-      for (int half = 0; half < step18::kStagingSlices; ++half) starts.insert(step18::staging_half_byte(consumer, half));
-    ASSERT_EQ(int(starts.size()), step18::consumers(c) * step18::kStagingSlices);
-    int expected = 0;
-    for (int start : starts) {
-      ASSERT_EQ(start, expected);
-      expected += step18::kStagingBoxBytes;
-    }
-    ASSERT_EQ(expected, step18::consumers(c) * step18::kStagingBytes);
-  }
-}
+TEST(Mapping18, StagingHalvesTileTheBuffers) { ht::expect_staging_halves_tile_the_buffers<Step18>(); }
 
-// The trace the viewer and the access model use. Over whole launches: the staging writes cost 4
-// wavefronts per instruction (256 bytes; see below) and, per consumer and tile, write
-// each float of its staging buffer once per two slices; where the copy engine stores C, no lane
-// touches global memory; elsewhere every element of C is stored once (and read once when beta != 0),
-// runs cut by C's edge element by element.
+// The trace the viewer and the access model use: the staging writes, and C's updates over whole
+// launches (hopper_checks.hpp).
 TEST(Mapping18, TraceStagesEveryFloatAndUpdatesCOnce) {
-  for (const Config& c : step18::kConfigs)
-    for (const auto& [shape, layout] : {std::pair{GemmShape{3 * 128 + 8, 2 * 256 + 8, 64}, Layout::nn},
-                                        std::pair{GemmShape{136, 100, 64}, Layout::nt},
-                                        std::pair{GemmShape{136, 102, 64}, Layout::nt}})
-      for (float beta : {0.0f, 0.5f}) {
-        gemm::TraceProblem problem;
-        problem.shape = shape;
-        problem.layout = layout;
-        problem.beta = beta;
-        problem.params = step18::to_params(c);
-        ASSERT_EQ(gemm::tc_aligned_rows_rule(shape, layout), "");
-        const bool by_copy_engine = step18::tma_stores_c(shape, beta, 4);
-        std::vector<int> stored(size_t(shape.m) * size_t(shape.n), 0), loaded = stored;
-        std::map<std::pair<int, int>, std::vector<int>> staged;  // (block, tile) -> writes per float
-        const gemm::LaunchShape launch = step18::trace_launch_shape(problem, c);
-        const gemm::AccessTotals totals =
-            gemm::predict_launch(launch, [&](const gemm::Dim3& block, int warp, const gemm::TraceSink& sink) {
-              step18::trace_warp(problem, block, warp, [&](const gemm::TraceInstruction& i) {
-                sink(i);
-                for (int lane = 0; lane < 32; ++lane) {
-                  if (!i.access.lane_active(lane)) continue;
-                  const long long element = i.access.address[size_t(lane)] / 4;
-                  if (i.operand == gemm::Operand::C) {
-                    for (int e = 0; e < i.access.width / 4; ++e)
-                      ++(i.access.access == gemm::Access::store ? stored : loaded)[size_t(element + e)];
-                  } else if (i.access.access == gemm::Access::store) {
-                    auto& writes = staged[{block.x, i.iteration}];
-                    if (writes.empty()) writes.assign(size_t(step18::consumers(c) * step18::kStagingBytes / 4), 0);
-                    for (int e = 0; e < 2; ++e) ++writes[size_t(element + e)];
-                  }
-                }
-              });
-            });
-        // 8-byte stores are served by half-warps, and in each half-warp rows 2i and 2i + 1 of the
-        // slice land in the same bank group (the copy engine's swizzle XORs the chunk with row % 8,
-        // which keeps a pair of chunks together): 2 wavefronts a half, twice the minimum.
-        EXPECT_EQ(totals.shared_store_wavefronts, 4 * totals.shared_store_requests);
-        const int slices = c.bn / step18::slice_cols(4);
-        for (const auto& [key, writes] : staged)
-          for (int n : writes) ASSERT_EQ(n, slices / 2) << "block " << key.first << " tile " << key.second;
-        if (by_copy_engine) {
-          EXPECT_EQ(totals.global_load_requests + totals.global_store_requests, 0);
-          continue;
-        }
-        for (size_t e = 0; e < stored.size(); ++e) {
-          ASSERT_EQ(stored[e], 1) << "C element " << e;
-          ASSERT_EQ(loaded[e], beta != 0 ? 1 : 0);
-        }
-      }
+  ht::expect_trace_stages_every_float_and_updates_c_once<Step18>({{GemmShape{3 * 128 + 8, 2 * 256 + 8, 64}, Layout::nn},
+                                                                  {GemmShape{136, 100, 64}, Layout::nt},
+                                                                  {GemmShape{136, 102, 64}, Layout::nt}});
 }
 
 // Closed form, the copy engine's path: 256 x 512 on the default configuration is 2 units of 2
 // tiles, 4 blocks with one tile each; each consumer warp writes 8 slices of 8 pairs (f32).
-TEST(Mapping18, TraceCountsForTheCopyEnginePath) {
-  const Config d = step18::kConfigs[0];
-  gemm::TraceProblem problem;
-  problem.shape = {2 * d.bm, 2 * d.bn, 64};
-  problem.params = step18::to_params(d);
-  const gemm::AccessTotals totals = gemm::predict_launch(
-      step18::trace_launch_shape(problem, d), [&](const gemm::Dim3& block, int warp, const gemm::TraceSink& sink) {
-        step18::trace_warp(problem, block, warp, sink);
-      });
-  const long long consumer_warps = 4LL * step18::consumers(d) * 4;
-  EXPECT_EQ(totals.shared_store_requests, consumer_warps * (d.bn / 32) * 8);
-  EXPECT_EQ(totals.shared_load_requests, 0);
-  EXPECT_EQ(totals.global_store_sectors, 0);
-}
+TEST(Mapping18, TraceCountsForTheCopyEnginePath) { ht::expect_copy_engine_path_counts<Step18>(); }

@@ -171,6 +171,42 @@ TEST(Options, TensorCoreOptionsOnlyWhereDeclared) {
   EXPECT_EQ(parse({}, {}, set).dtype, gemm::InputType::f16);
 }
 
+// The FP8 step's option set: its own defaults (the one layout FP8 wgmma reads, bf16 out) and input
+// types, e4m3 or e5m2 for A (B is e4m3 either way); the 16-bit steps' types are refused, and the
+// 16-bit steps refuse the FP8 ones.
+TEST(Options, Fp8OptionSet) {
+  gemm::OptionSet fp8;
+  fp8.tensor_core = true;
+  fp8.fp8 = true;
+  const auto defaults = parse({}, {}, fp8);
+  EXPECT_EQ(defaults.layout, gemm::Layout::nt);
+  EXPECT_EQ(defaults.out, gemm::OutputType::bf16);
+  EXPECT_EQ(defaults.dtype, gemm::InputType::e4m3);
+  EXPECT_EQ(parse({"--dtype", "e4m3"}, {}, fp8).dtype, gemm::InputType::e4m3);
+  EXPECT_EQ(parse({"--dtype", "e5m2"}, {}, fp8).dtype, gemm::InputType::e5m2);
+  EXPECT_EQ(parse({"--dtype=e5m2", "--out", "f32"}, {}, fp8).out, gemm::OutputType::f32);
+  for (const std::string refused : {"f16", "bf16", "f32", "E4M3", "fp8"}) {
+    const std::string error = error_of({"--dtype", refused}, {}, fp8);
+    EXPECT_NE(error.find("e4m3 or e5m2"), std::string::npos) << refused << ": " << error;
+    EXPECT_NE(error.find("'" + refused + "'"), std::string::npos) << "names what it got: " << error;
+  }
+  EXPECT_NE(error_of({"--out", "e4m3"}, {}, fp8).find("f32, f16 or bf16"), std::string::npos);
+  // The 16-bit tensor-core steps: f16 or bf16 only, their defaults unchanged.
+  gemm::OptionSet tc;
+  tc.tensor_core = true;
+  for (const std::string refused : {"e4m3", "e5m2"}) {
+    const std::string error = error_of({"--dtype", refused}, {}, tc);
+    EXPECT_NE(error.find("f16 or bf16"), std::string::npos) << refused << ": " << error;
+  }
+  EXPECT_EQ(parse({}, {}, tc).layout, gemm::Layout::nn);
+  EXPECT_EQ(parse({}, {}, tc).out, gemm::OutputType::f32);
+  // The usage text says the FP8 step's own types and defaults.
+  const std::string usage = gemm::usage_text("19_fp8", "demo", {}, fp8);
+  EXPECT_NE(usage.find("--dtype e4m3|e5m2"), std::string::npos);
+  EXPECT_NE(usage.find("default bf16"), std::string::npos);
+  EXPECT_EQ(usage.find("--dtype f16|bf16"), std::string::npos);
+}
+
 TEST(Options, UsageListsOptionsAndParams) {
   const std::string text = gemm::usage_text("07_x", "demo", {{"TM", 8, "rows per thread"}});
   EXPECT_NE(text.find("--check-only"), std::string::npos);

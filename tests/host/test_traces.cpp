@@ -3,6 +3,7 @@
 
 #include <set>
 #include <string>
+#include <vector>
 
 #include "../../steps/traced_steps.hpp"
 
@@ -90,10 +91,43 @@ TEST(Traces, RectangularBankDemoPadding) {
 TEST(Traces, EveryProgramIsRegisteredOnce) {
   const auto programs = gemm::traced_programs();
   // Steps 01-02, the 8 + 10 demo variants of 03-04, the tiled fp32 steps 05-11, the tensor-core steps
-  // 12-18; each (step, variant) once.
-  EXPECT_EQ(programs.size(), 2u + 8u + 10u + 7u + 7u);
+  // 12-19; each (step, variant) once.
+  EXPECT_EQ(programs.size(), 2u + 8u + 10u + 7u + 8u);
   std::set<std::string> names;
   for (const auto& program : programs) EXPECT_TRUE(names.insert(program.step + "/" + program.variant).second);
+}
+
+// The FP8 step's entry: its kernel's name, its tunables chosen by shape as the program chooses them
+// (no layout: NT alone), its shape rule, and its own trace.
+TEST(Traces, Step19TracesItsOwnMapping) {
+  const gemm::TracedProgram& fp8 = program("19_fp8");
+  EXPECT_EQ(fp8.kernel, "fp8_gemm");
+  EXPECT_TRUE(fp8.tensor_core);
+  EXPECT_EQ(fp8.layouts, std::vector<gemm::Layout>{gemm::Layout::nt});
+  ASSERT_TRUE(fp8.shape_rule);
+  EXPECT_EQ(fp8.shape_rule({136, 100, 128}, gemm::Layout::nt), "");
+  EXPECT_NE(fp8.shape_rule({136, 100, 128}, gemm::Layout::nn), "");
+  EXPECT_NE(fp8.shape_rule({136, 100, 40}, gemm::Layout::nt), "");
+  gemm::TraceProblem p = problem(4096, 4096, 4096, 0.0f);
+  p.layout = gemm::Layout::nt;
+  EXPECT_EQ(gemm::run_params(fp8, p), step19::to_params(step19::kConfigs[0]));  // SMs unknown: the default
+  p.sms = 132;
+  EXPECT_EQ(gemm::run_params(fp8, p), step19::to_params(step19::config_for_shape(p.shape, 132)));
+  EXPECT_EQ(gemm::run_params(fp8, p), step19::to_params(step19::kConfigs[step19::kSquareTileConfig]));
+  // The registry's prediction is the step's own trace over the step's own launch.
+  gemm::TraceProblem odd = problem(264, 232, 64, 0.5f);
+  odd.layout = gemm::Layout::nt;
+  odd.params = step19::to_params(step19::kConfigs[0]);
+  const step19::Config c = step19::kConfigs[0];
+  const gemm::AccessTotals own = gemm::predict_launch(
+      step19::trace_launch_shape(odd, c),
+      [&](const gemm::Dim3& block, int warp, const gemm::TraceSink& sink) { step19::trace_warp(odd, block, warp, sink); });
+  const gemm::AccessTotals registered = gemm::predict(fp8, odd);
+  EXPECT_EQ(registered.global_store_sectors, own.global_store_sectors);
+  EXPECT_EQ(registered.global_load_sectors, own.global_load_sectors);
+  EXPECT_EQ(registered.shared_store_wavefronts, own.shared_store_wavefronts);
+  EXPECT_EQ(registered.shared_load_wavefronts, own.shared_load_wavefronts);
+  EXPECT_GT(own.global_store_sectors, 0);  // beta != 0: the consumers store C themselves
 }
 
 // What the viewer calls an iteration of each trace: what the program's loop steps over.

@@ -53,6 +53,7 @@ TEST(Tunables, EveryStepsTableIsConsistent) {
   expect_table_consistent(step16::kTunables, step16::kConfigs);
   expect_table_consistent(step17::kTunables, step17::kConfigs);
   expect_table_consistent(step18::kTunables, step18::kConfigs);
+  expect_table_consistent(step19::kTunables, step19::kConfigs);
 }
 
 // The options of step 09 as main.cu listed them by hand before the table: names, order, defaults.
@@ -113,9 +114,14 @@ TEST(Tunables, RegistryEntriesFollowTheTables) {
                                                       {"GROUP_M", 16}, {"CLUSTER", 2}}));
       expect_entry_follows_table(program, step18::kTunables, step18::kConfigs);
     }
+    if (program.step == "19_fp8") {
+      EXPECT_EQ(program.default_params, (gemm::Params{{"BM", 128}, {"BN", 192}, {"BK", 128}, {"STAGES", 4},
+                                                      {"GROUP_M", 16}, {"CLUSTER", 2}, {"PROMOTE", 1}}));
+      expect_entry_follows_table(program, step19::kTunables, step19::kConfigs);
+    }
   }
   EXPECT_EQ(checked, (std::set<std::string>{"15_tma_wgmma", "16_warp_specialized", "17_persistent_clusters",
-                                            "18_tma_store_epilogue"}));
+                                            "18_tma_store_epilogue", "19_fp8"}));
 }
 
 }  // namespace

@@ -110,9 +110,8 @@ TEST(ViewerModel, EveryTracedProgramOwnsItsWholeOutput) {
 
 TEST(ViewerModel, TouchesDecodeTheLaneAddresses) {
   for (const auto& program : gemm::traced_programs())
-    for (gemm::Layout layout : {gemm::Layout::nn, gemm::Layout::nt, gemm::Layout::tn}) {
-      if (!program.tensor_core && layout != gemm::Layout::nn) continue;
-      gemm::TraceProblem p = problem(40, 40, 24, 0.5f);  // rows of 16 bytes in every layout
+    for (gemm::Layout layout : program.tensor_core ? program.layouts : std::vector<gemm::Layout>{gemm::Layout::nn}) {
+      gemm::TraceProblem p = problem(40, 40, 32, 0.5f);  // rows of 16 bytes in every layout (K: the FP8 step's too)
       p.layout = layout;
       if (program.shape_rule) {
         ASSERT_EQ(program.shape_rule(p.shape, layout), "");
@@ -461,4 +460,14 @@ TEST(ViewerModel, PerformanceTexts) {
   EXPECT_EQ(tip[3], "commit 0123456789, 2026-11-26");
   EXPECT_EQ(gv::bar_tooltip(naive, naive.points[0], {128, 128, 128}).size(), 3u);  // no TF32 reference
   EXPECT_EQ(gv::line_point_text(wmma, 4096, wmma.points[0]), "12_wmma NT bf16->f32 at 4096^3: 1000 GFLOPS, cuBLAS 2000");
+  // A variant (a run of the step apart, as step 19's without promotion) is named, so that its bar
+  // and line are told from the step's own run of the same types.
+  gv::ResultRun fp8;
+  fp8.step = "19_fp8", fp8.dtype = "e4m3", fp8.layout = "nt", fp8.out = "bf16";
+  gv::ResultRun no_promotion = fp8;
+  no_promotion.variant = "no-promotion";
+  EXPECT_EQ(fp8.label(), "19_fp8 NT e4m3->bf16");
+  EXPECT_EQ(no_promotion.label(), "19_fp8 / no-promotion NT e4m3->bf16");
+  EXPECT_EQ(gv::legend_text(fp8), "19 NT e4m3->bf16");
+  EXPECT_EQ(gv::legend_text(no_promotion), "19 no-promotion NT e4m3->bf16");
 }
