@@ -95,6 +95,7 @@ PICTURES = [
                         "--size", "2700x1350"]),
     ("viewer-performance.png", ["--panel", "performance", "--size", "1300x1500"]),
     ("viewer-performance-tensor.png", ["--panel", "performance", "--perf", "tensor", "--size", "1300x1500"]),
+    ("viewer-performance-fp8.png", ["--panel", "performance", "--perf", "fp8", "--size", "1300x1500"]),
 ]
 
 

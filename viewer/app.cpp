@@ -110,7 +110,7 @@ void start(App& app, const Args& args, const char* argv0) {
     const std::string rule = app.current().shape_rule(app.shape, app.layout);
     if (!rule.empty()) usage_error("--shape for " + app.current().step + " (layout " + to_string(app.layout) + "): " + rule);
   }
-  app.perf_tensor = args.perf == "tensor";
+  app.perf_group = args.perf == "tensor" ? RunGroup::tensor : args.perf == "fp8" ? RunGroup::fp8 : RunGroup::fp32;
   app.colour_by = args.colour == "block" ? ColourBy::block : args.colour == "warp" ? ColourBy::warp : ColourBy::thread;
   if (!app.params.empty()) {
     const auto& configs = app.current().configs;

@@ -72,7 +72,7 @@ struct App {
   std::vector<ResultsFile> results;
   int results_index = 0;
   int perf_shape = -1;
-  bool perf_tensor = false;  // the performance panel shows fp32 runs, or tensor-core runs
+  RunGroup perf_group = RunGroup::fp32;  // the performance panel's runs: fp32, 16-bit tensor-core or FP8
   std::string open_path, message;
   bool gpu_present = false;
   std::string bin_dir;

@@ -24,7 +24,8 @@ const char* const kUsage =
     "                       first warp with memory instructions, 0 but in steps 16-18)\n"
     "  --iteration I        the loop iteration shown (default: the first); --instruction J (its J-th)\n"
     "  --colour block|warp|thread   how the thread map is coloured (default thread)\n"
-    "  --perf fp32|tensor   the performance panel's runs: fp32 steps or tensor-core steps (default fp32)\n"
+    "  --perf fp32|tensor|fp8   the performance panel's runs: fp32 steps, 16-bit tensor-core steps or the\n"
+    "                       FP8 step (default fp32)\n"
     "  --results PATH       a results file or folder, repeatable (default: docs/results of this\n"
     "                       checkout, and the build's results/ folder when a run wrote one)\n"
     "  --size WxH           window size in pixels (default 1600x900)\n"
@@ -137,7 +138,7 @@ Args parse(int argc, char** argv) {
   if (a.panel != "thread" && a.panel != "access" && a.panel != "performance" && a.panel != "all")
     usage_error("--panel must be thread, access, performance or all");
   if (a.colour != "block" && a.colour != "warp" && a.colour != "thread") usage_error("--colour must be block, warp or thread");
-  if (a.perf != "fp32" && a.perf != "tensor") usage_error("--perf must be fp32 or tensor");
+  if (a.perf != "fp32" && a.perf != "tensor" && a.perf != "fp8") usage_error("--perf must be fp32, tensor or fp8");
   if (a.theme != "dark" && a.theme != "light") usage_error("--theme must be dark or light");
   if (a.docs) {
     if (a.panel == "all") usage_error("--docs draws one panel: add --panel thread, access or performance");

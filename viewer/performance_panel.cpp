@@ -160,20 +160,28 @@ void performance_panel(App& app, ImVec2 size) {
     ImGui::PopStyleColor();
     return;
   }
-  // fp32 runs (against the fp32 peak) or tensor-core runs (f16/bf16 in): their scales differ tenfold.
-  if (ImGui::RadioButton("fp32 steps", !app.perf_tensor)) app.perf_tensor = false, app.perf_shape = -1;
+  // fp32 runs (against the fp32 peak), 16-bit tensor-core runs (f16/bf16 in) or the FP8 step's: their
+  // scales differ tenfold, and FP8's twice again.
+  auto group_button = [&](const char* label, RunGroup group) {
+    if (ImGui::RadioButton(label, app.perf_group == group)) app.perf_group = group, app.perf_shape = -1;
+  };
+  group_button("fp32 steps", RunGroup::fp32);
   ImGui::SameLine();
-  if (ImGui::RadioButton("tensor-core steps", app.perf_tensor)) app.perf_tensor = true, app.perf_shape = -1;
-  PerformanceView view = performance_view(file, app.perf_tensor, app.perf_shape);
+  group_button("tensor-core steps", RunGroup::tensor);
+  ImGui::SameLine();
+  group_button("FP8 step", RunGroup::fp8);
+  PerformanceView view = performance_view(file, app.perf_group, app.perf_shape);
   if (view.shapes.empty()) {
-    ImGui::Text(app.perf_tensor ? "This file holds no tensor-core runs." : "This file holds no fp32 GEMM runs.");
+    ImGui::Text(app.perf_group == RunGroup::fp32     ? "This file holds no fp32 GEMM runs."
+                : app.perf_group == RunGroup::tensor ? "This file holds no 16-bit tensor-core runs."
+                                                     : "This file holds no FP8 runs.");
     return;
   }
   app.perf_shape = view.shape;
   std::vector<std::string> shape_names;
   for (const MeasuredShape& s : view.shapes) shape_names.push_back(shape_text(s));
   ImGui::SetNextItemWidth(ui(180));
-  if (pick("bars at", shape_names, app.perf_shape)) view = performance_view(file, app.perf_tensor, app.perf_shape);
+  if (pick("bars at", shape_names, app.perf_shape)) view = performance_view(file, app.perf_group, app.perf_shape);
   // cuBLAS in TF32 (fp32 runs on sm_80+) is a reference, not the yardstick, and several times the
   // fp32 peak: named above the charts rather than drawn, so that it does not flatten the fp32 bars.
   app.shown["tf32_reference_gflops"] = view.tf32;

@@ -580,10 +580,10 @@ bool measured_at(const ResultPoint& p, const MeasuredShape& shape) {
 bool square(const MeasuredShape& s) { return s[0] == s[1] && s[1] == s[2]; }
 }  // namespace
 
-PerformanceView performance_view(const ResultsFile& file, bool tensor_core, int shape) {
+PerformanceView performance_view(const ResultsFile& file, RunGroup group, int shape) {
   PerformanceView view;
   for (const auto& run : file.runs)
-    if (run.tensor_core() == tensor_core) view.runs.push_back(&run);
+    if (run.group() == group) view.runs.push_back(&run);
   for (const ResultRun* run : view.runs)
     for (const auto& p : run->points)
       if (std::find(view.shapes.begin(), view.shapes.end(), MeasuredShape{p.m, p.n, p.k}) == view.shapes.end())
@@ -598,7 +598,7 @@ PerformanceView performance_view(const ResultsFile& file, bool tensor_core, int 
     for (size_t i = 0; i < view.shapes.size(); ++i)
       if (view.shapes[i] == MeasuredShape{4096, 4096, 4096}) view.shape = int(i);
   }
-  view.peak = tensor_core ? 0.0 : file.fp32_peak_gflops();
+  view.peak = group == RunGroup::fp32 ? file.fp32_peak_gflops() : 0.0;
   const MeasuredShape& at = view.shapes[size_t(view.shape)];
   for (size_t r = 0; r < view.runs.size(); ++r)
     for (const auto& p : view.runs[r]->points)

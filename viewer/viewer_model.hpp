@@ -191,10 +191,17 @@ struct ResultPoint {
   double tf32_gflops = 0;  // fp32 runs on sm_80+: cuBLAS in TF32 on the tensor cores, a reference (0: none)
   std::string verdict;
 };
+// The performance panel's groups of runs, each against its own yardstick and scale: the fp32 steps
+// (SGEMM, the fp32 peak), the 16-bit tensor-core steps (cublasGemmEx), the FP8 step (cuBLASLt, about
+// twice the 16-bit rate, which would flatten the 16-bit bars on a shared scale).
+enum class RunGroup { fp32, tensor, fp8 };
 struct ResultRun {
   std::string step, variant, commit, date;
   std::string dtype = "f32", layout = "nn", out = "f32";  // tensor-core runs: their types and layout
   bool tensor_core() const { return dtype != "f32"; }
+  RunGroup group() const {
+    return !tensor_core() ? RunGroup::fp32 : (dtype == "e4m3" || dtype == "e5m2") ? RunGroup::fp8 : RunGroup::tensor;
+  }
   std::string label() const;        // "09_warptiling", "12_wmma NT bf16->f32" or "19_fp8 / no-promotion NT e4m3->bf16"
   std::string types_label() const;  // "" or "NT bf16->f32"
   std::vector<ResultPoint> points;
@@ -249,7 +256,7 @@ struct PerformanceView {
   double line_top = 0;
 };
 // shape: the bars' shape asked for; out of range: 4096^3 where measured, else the first.
-PerformanceView performance_view(const ResultsFile& file, bool tensor_core, int shape);
+PerformanceView performance_view(const ResultsFile& file, RunGroup group, int shape);
 // A run in the bars' labels ("09") and the legend ("09 ", "12 NT bf16->f32" or "19 no-promotion NT e4m3->bf16").
 std::string short_name(const ResultRun& run);
 std::string legend_text(const ResultRun& run);

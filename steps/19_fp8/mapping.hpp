@@ -181,8 +181,8 @@ GEMM_HD int grid_time(const GemmShape& shape, const Config& c, int sms) {
 // The tile by shape, when the command line sets no tunables: the 128 x 128 tile where its rounds
 // take less time than the default's, counted as the grid's time (grid_time) times the area of a
 // tile. At 4096^3 the default's 352 units (22 tile columns, the last one narrow) take 6 rounds of
-// 66 clusters, 5.3 rounds' work; the 512 units of 128 x 128 take 8 rounds of 64, each two thirds as
-// long: 5.3 of the default's. Small shapes, whose units fill one round either way, take the smaller
+// 59 clusters, where the SMs hold 66: 5.3 rounds' work; the 512 units of 128 x 128 take 8 rounds of
+// 64, each two thirds as long: 5.3 of the default's. Small shapes, whose units fill one round either way, take the smaller
 // tile too: it puts more SMs to work.
 constexpr int kSquareTileConfig = 3;  // kConfigs' 128 x 128 tile
 static_assert(kConfigs[kSquareTileConfig].bn == 128 && kConfigs[kSquareTileConfig].promote == kConfigs[0].promote,

@@ -387,10 +387,27 @@ gv::ResultsFile made_up_results() {
 }
 }  // namespace
 
+TEST(ViewerModel, TheFp8StepHasAViewOfItsOwn) {
+  gv::ResultsFile file = made_up_results();
+  gv::ResultRun fp8;
+  fp8.step = "19_fp8", fp8.dtype = "e4m3", fp8.layout = "nt", fp8.out = "bf16";
+  fp8.points = {point(4096, 4096, 4096, 4000, 4200)};
+  file.runs.push_back(fp8);
+  const gv::PerformanceView tensor = gv::performance_view(file, gv::RunGroup::tensor, -1);
+  ASSERT_EQ(tensor.runs.size(), 1u);  // the 16-bit run only: FP8's scale would flatten its bars
+  EXPECT_EQ(tensor.runs[0]->step, "12_wmma");
+  EXPECT_DOUBLE_EQ(tensor.bar_top, 2000 * 1.05);
+  const gv::PerformanceView fp8_view = gv::performance_view(file, gv::RunGroup::fp8, -1);
+  ASSERT_EQ(fp8_view.runs.size(), 1u);
+  EXPECT_EQ(fp8_view.runs[0]->step, "19_fp8");
+  EXPECT_DOUBLE_EQ(fp8_view.peak, 0);  // against cuBLASLt, no peak line
+  EXPECT_DOUBLE_EQ(fp8_view.bar_top, 4200 * 1.05);
+}
+
 TEST(ViewerModel, PerformanceViewSortsShapesAndScalesTheCharts) {
   const gv::ResultsFile file = made_up_results();
   ASSERT_DOUBLE_EQ(file.fp32_peak_gflops(), 512);
-  const gv::PerformanceView v = gv::performance_view(file, false, -1);
+  const gv::PerformanceView v = gv::performance_view(file, gv::RunGroup::fp32, -1);
   ASSERT_EQ(v.runs.size(), 2u);  // the fp32 runs, in the file's order
   EXPECT_EQ(v.runs[0]->step, "01_naive");
   EXPECT_EQ(v.runs[1]->step, "09_warptiling");
@@ -416,14 +433,14 @@ TEST(ViewerModel, PerformanceViewSortsShapesAndScalesTheCharts) {
   EXPECT_EQ(v.lines[1][0].size, 1u);
   EXPECT_DOUBLE_EQ(v.lines[1][0].point->gflops, 150);
 
-  const gv::PerformanceView odd = gv::performance_view(file, false, 3);  // the shape asked for
+  const gv::PerformanceView odd = gv::performance_view(file, gv::RunGroup::fp32, 3);  // the shape asked for
   EXPECT_EQ(odd.shape, 3);
   ASSERT_EQ(odd.bars.size(), 1u);
   EXPECT_DOUBLE_EQ(odd.bar_cublas, 50);
   EXPECT_DOUBLE_EQ(odd.tf32, 0);
-  EXPECT_EQ(gv::performance_view(file, false, 99).shape, 2);  // out of range: 4096^3 again
+  EXPECT_EQ(gv::performance_view(file, gv::RunGroup::fp32, 99).shape, 2);  // out of range: 4096^3 again
 
-  const gv::PerformanceView tc = gv::performance_view(file, true, -1);
+  const gv::PerformanceView tc = gv::performance_view(file, gv::RunGroup::tensor, -1);
   ASSERT_EQ(tc.runs.size(), 1u);
   EXPECT_DOUBLE_EQ(tc.peak, 0);  // no peak line for tensor-core runs: cuBLAS is the top
   EXPECT_DOUBLE_EQ(tc.bar_top, 2000 * 1.05);
@@ -432,8 +449,8 @@ TEST(ViewerModel, PerformanceViewSortsShapesAndScalesTheCharts) {
   gv::ResultsFile small = file;
   small.runs = {small.runs[0]};
   small.runs[0].points.erase(small.runs[0].points.begin() + 1);  // no 4096^3: the first shape
-  EXPECT_EQ(gv::performance_view(small, false, -1).shape, 0);
-  const gv::PerformanceView none = gv::performance_view(small, true, -1);
+  EXPECT_EQ(gv::performance_view(small, gv::RunGroup::fp32, -1).shape, 0);
+  const gv::PerformanceView none = gv::performance_view(small, gv::RunGroup::tensor, -1);
   EXPECT_TRUE(none.shapes.empty());
   EXPECT_EQ(none.shape, -1);
 }
