@@ -7,7 +7,8 @@
 // M x K and B stored N x K, the layout "nt", the one cuBLASLt takes for FP8 too. What FP8 adds is a
 // question of accuracy: the tensor cores add FP8 products into the accumulators with fewer bits
 // than f32, so the kernel adds the sum of every PROMOTE k-tiles into f32 registers of its own
-// (promotion, see Config::promote). The per-tensor scales of A and B multiply alpha in the epilogue.
+// (promotion, see Config::promote). The per-tensor scales of A and B multiply alpha in the
+// epilogue.
 //
 // As in step 18: TMA boxes of swizzled rows (tma_box), wgmma descriptors (wgmma_descriptor), the
 // accumulator layout (accumulator_row/col), the persistent tile order (tile_at), clusters of 2
@@ -74,9 +75,9 @@ GEMM_HD constexpr int threads(const Config& c) { return (1 + consumers(c)) * kWa
 
 // The compiled configurations; the first is the default. Promotion keeps two sets of accumulators
 // (the f32 sums and the tensor cores' interval sum), BN registers per thread: 128 x 192 is the
-// widest tile whose two sets fit a consumer's 240 registers (kernel.cuh). The second is the same without
-// promotion (the accuracy lesson: --param PROMOTE=0), the third promotes every 4 k-tiles; the
-// fourth is the 128 x 128 tile that fills the rounds of some shapes better (config_for_shape),
+// widest tile whose two sets fit a consumer's 240 registers (kernel.cuh). The second is the same
+// without promotion (the accuracy lesson: --param PROMOTE=0), the third promotes every 4 k-tiles;
+// the fourth is the 128 x 128 tile that fills the rounds of some shapes better (config_for_shape),
 // whose smaller stages allow 6.
 constexpr Config kConfigs[] = {
     {128, 192, 128, 4, 16, 2, 1},
@@ -181,9 +182,9 @@ GEMM_HD int grid_time(const GemmShape& shape, const Config& c, int sms) {
 // The tile by shape, when the command line sets no tunables: the 128 x 128 tile where its rounds
 // take less time than the default's, counted as the grid's time (grid_time) times the area of a
 // tile. At 4096^3 the default's 352 units (22 tile columns, the last one narrow) take 6 rounds of
-// 59 clusters, where the SMs hold 66: 5.3 rounds' work; the 512 units of 128 x 128 take 8 rounds of
-// 64, each two thirds as long: 5.3 of the default's. Small shapes, whose units fill one round either way, take the smaller
-// tile too: it puts more SMs to work.
+// 59 clusters; the 512 units of 128 x 128 take 8 rounds of 64, each two thirds as long: the time
+// of 5.3 of the default's rounds, against 6. Small shapes, whose units fill one round either way,
+// take the smaller tile too: it puts more SMs to work.
 constexpr int kSquareTileConfig = 3;  // kConfigs' 128 x 128 tile
 static_assert(kConfigs[kSquareTileConfig].bn == 128 && kConfigs[kSquareTileConfig].promote == kConfigs[0].promote,
               "kSquareTileConfig names the 128 x 128 tile, promoting as the default does");
@@ -287,9 +288,9 @@ GEMM_HD int operand_offset(int consumer, int kk) { return consumer * kWgmmaM * k
 
 // --- Registers -> C -----------------------------------------------------------------------------
 
-// The wgmma accumulator (PTX ISA, "Register fragments", D of m64nNk32, laid out as m64nNk16's): warp w of the warpgroup holds
-// rows 16 w ..; register r of a lane holds row lane / 4 (+ 8 when r % 4 >= 2) and column
-// 8 (r / 4) + 2 (lane % 4) + r % 2.
+// The wgmma accumulator (PTX ISA, "Register fragments": m64nNk32's D is laid out as m64nNk16's):
+// warp w of the warpgroup holds rows 16 w ..; register r of a lane holds row lane / 4 (+ 8 when
+// r % 4 >= 2) and column 8 (r / 4) + 2 (lane % 4) + r % 2.
 GEMM_HD int accumulator_row(int warp_in_group, int lane, int reg) {
   return 16 * warp_in_group + lane / 4 + ((reg / 2) % 2) * 8;
 }
