@@ -290,7 +290,8 @@ TEST(ViewerScreenshots, PerformanceBarsAreTheResultsFile) {
   const std::string path = GEMM_SOURCE_DIR "/docs/results/nvidia-h100-80gb-hbm3.json";
   std::ifstream in(path);
   const json results = json::parse(in);
-  for (const std::string kind : {"fp32", "tensor"}) {
+  for (const std::string kind : {"fp32", "tensor", "fp8"}) {
+    const gv::RunGroup group = kind == "fp32" ? gv::RunGroup::fp32 : kind == "tensor" ? gv::RunGroup::tensor : gv::RunGroup::fp8;
     const Shot shot = run_viewer("performance_" + kind, "--results " + quote(path) + " --perf " + kind);
     ASSERT_EQ(shot.exit_code, 0) << shot.output;
     const json& bars = shot.geometry["shown"]["bars"];
@@ -298,13 +299,14 @@ TEST(ViewerScreenshots, PerformanceBarsAreTheResultsFile) {
     std::map<std::string, double> expected;  // label -> GFLOPS at that shape
     double tf32 = 0;                         // the TF32 reference named above the bars (fp32 runs)
     for (const auto& run : results["runs"]) {
-      if (!run.contains("shapes") || (run.value("dtype", "f32") != "f32") != (kind == "tensor")) continue;
+      if (!run.contains("shapes")) continue;
       gv::ResultRun r;
       r.step = run["step"];
       r.variant = run.value("variant", "");
       r.dtype = run.value("dtype", "f32");
       r.layout = run.value("layout", "nn");
       r.out = run.value("out", "f32");
+      if (r.group() != group) continue;  // the panel's view: fp32, 16-bit tensor-core or FP8 runs
       for (const auto& s : run["shapes"])
         if (s["m"] == shape[0] && s["n"] == shape[1] && s["k"] == shape[2] && s.contains("time") && !s["time"].is_null()) {
           expected[r.label()] = s["time"]["gflops"];
