@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Draws the FP8 step's error against K, from the accuracy file that tools/fp8_accuracy.py writes
 (docs/results/fp8-accuracy-<gpu>.json): the relative error (Frobenius) against K on log-log axes,
-one line per PROMOTE value, and the step's tolerance for f32 output as a dashed line (read from the
+one line per PROMOTE value, cuBLASLt's error on the same inputs (fast accumulation off and on) as
+dotted lines, and the step's tolerance for f32 output as a dashed line (read from the
 harness, common/harness/run_tc_step.cu, as the accuracy table's caption is). Plain SVG text, Python's
 standard library only, the same bytes on every machine. tools/pictures.py runs it with the diagrams
 (docs/images/fp8-accuracy.svg; docs.diagrams_current checks it is current).
@@ -27,6 +28,7 @@ PICTURE = "fp8-accuracy.svg"
 STYLES = {1: ("#1f5fbf", "circle"), 4: ("#c85a00", "square"), 0: ("#c0392b", "triangle")}
 SPARE = [("#2e8b57", "diamond"), ("#7b3fa0", "circle"), ("#555555", "square")]
 INK, GRID, TOLERANCE = "#1a1a1a", "#e3e3e3", "#555555"
+YARDSTICK_COLOURS = ["#000000", "#8c8c8c"]  # cuBLASLt with fast accumulation off, on
 
 
 def num(value):
@@ -87,7 +89,9 @@ def svg(document, name, tolerance):
     series = document["series"]
     points = [p for one in series for p in one["points"]]
     ks = sorted({p["k"] for p in points})
+    yardsticks = document.get("yardsticks", [])
     errors = [p["relative_frobenius"] for p in points] + [tolerance[0]]
+    errors += [p["relative_frobenius"] for one in yardsticks for p in one["points"]]
     x0, y0, width, height = 110.0, 160.0, 620.0, 420.0
     depth = "/".join(sorted({str(one["params"]["BK"]) for one in series}))  # k's per k-tile
     k_low, k_high = math.log2(ks[0]) - 0.35, math.log2(ks[-1]) + 0.35
@@ -136,6 +140,17 @@ def svg(document, name, tolerance):
         body.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2.5"/>')
         for p in ordered:
             body.append(marker(shape, at_x(p["k"]), at_y(p["relative_frobenius"]), colour, p["verdict"] != "PASS"))
+    # cuBLASLt on the same inputs: thin dashed lines under the same colours' meaning (off: as
+    # promotion every k-tile would, on: as none).
+    for index, one in enumerate(yardsticks):
+        colour = YARDSTICK_COLOURS[index % len(YARDSTICK_COLOURS)]
+        ordered = sorted(one["points"], key=lambda p: p["k"])
+        path = " ".join(f"{num(at_x(p['k']))},{num(at_y(p['relative_frobenius']))}" for p in ordered)
+        body.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2" '
+                    f'stroke-dasharray="3 4"/>')
+        for p in ordered:
+            body.append(f'<circle cx="{num(at_x(p["k"]))}" cy="{num(at_y(p["relative_frobenius"]))}" r="3" '
+                        f'fill="{colour}"/>')
     # The legend, right of the plot.
     lx, ly = x0 + width + 40, y0 + 10
     body.append(text(lx, ly, "the tensor cores' sum is added in f32", 14, bold=True))
@@ -145,7 +160,13 @@ def svg(document, name, tolerance):
         body.append(line(lx, y, lx + 40, y, colour, 2.5))
         body.append(marker(shape, lx + 20, y, colour, False))
         body.append(text(lx + 52, y + 5, f"{render_docs.promote_text(one['promote'])} (PROMOTE={one['promote']})"))
-    y = ly + 30 + 28 * len(series)
+    for index, one in enumerate(yardsticks):
+        colour = YARDSTICK_COLOURS[index % len(YARDSTICK_COLOURS)]
+        y = ly + 30 + 28 * (len(series) + index)
+        body.append(line(lx, y, lx + 40, y, colour, 2, ' stroke-dasharray="3 4"'))
+        body.append(f'<circle cx="{num(lx + 20)}" cy="{num(y)}" r="3" fill="{colour}"/>')
+        body.append(text(lx + 52, y + 5, one["label"]))
+    y = ly + 30 + 28 * (len(series) + len(yardsticks))
     body.append(line(lx, y, lx + 40, y, TOLERANCE, 2, ' stroke-dasharray="9 6"'))
     body.append(text(lx + 52, y + 5, f"tolerance: rel. error ≤ {tolerance[2]}"))
     body.append(text(lx + 52, y + 23, f"({render_docs.FP8_TOLERANCE_NAME},", 13))

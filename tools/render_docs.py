@@ -367,16 +367,25 @@ def fp8_accuracy_table(attributes, results_dir, tolerance=None):
             label = f"{promote_text(one['promote'])} (PROMOTE={one['promote']})"
             header += f" {label}: rel. error | max / rms | check |"
             rule += "---:|---:|---|"
+        yardsticks = document.get("yardsticks", [])
+        for one in yardsticks:
+            header += f" {one['label']}: rel. error |"
+            rule += "---:|"
         by_k = {}
         for index, one in enumerate(series):
             for point in one["points"]:
-                by_k.setdefault(point["k"], [None] * len(series))[index] = point
+                by_k.setdefault(point["k"], [None] * (len(series) + len(yardsticks)))[index] = point
+        for index, one in enumerate(yardsticks):
+            for point in one["points"]:
+                by_k.setdefault(point["k"], [None] * (len(series) + len(yardsticks)))[len(series) + index] = point
         out += [header, rule]
         for k in sorted(by_k):
             cells = [f"{k:,}"]
-            for point in by_k[k]:
+            for point in by_k[k][:len(series)]:
                 cells += ([f"{point['relative_frobenius']:.1e}", f"{point['max_over_rms']:.1e}", point["verdict"]]
                           if point else ["–", "–", "–"])
+            for point in by_k[k][len(series):]:
+                cells.append(f"{point['relative_frobenius']:.1e}" if point else "–")
             out.append("| " + " | ".join(cells) + " |")
         device = document["device"]
         references = sorted({p["reference"] for one in series for p in one["points"]})
@@ -386,7 +395,9 @@ def fp8_accuracy_table(attributes, results_dir, tolerance=None):
                    f"A and B {document['dtype']}, {document['out']} out, against {', '.join(references)}; rel. error "
                    f"= ‖C − R‖_F / ‖R‖_F; PASS within the tolerance for {document['out']} output "
                    f"(`{FP8_TOLERANCE_NAME}` in `{os.path.relpath(FP8_TOLERANCE_SOURCE, ROOT)}`): rel. error ≤ "
-                   f"{tolerance[2]} and max / rms ≤ {tolerance[3]}; from `docs/results/{name}` (tools/fp8_accuracy.py).*")
+                   f"{tolerance[2]} and max / rms ≤ {tolerance[3]}"
+                   + ("; cuBLASLt on the same inputs, against the same reference" if yardsticks else "")
+                   + f"; from `docs/results/{name}` (tools/fp8_accuracy.py).*")
         out.append("")
     return "\n".join(out) if out else "*Not measured yet: run `tools/fp8_accuracy.py --out docs/results` on an H100.*\n"
 

@@ -228,6 +228,15 @@ class RenderTest(unittest.TestCase):
         # The step's results files are read elsewhere: the accuracy file is not one of them.
         self.assertNotIn("fp8-accuracy-test-gpu.json", " ".join(results_lib.results_files(self.folder)))
 
+    def test_fp8_accuracy_table_puts_cublaslt_beside_the_step(self):
+        with open(os.path.join(self.folder, "fp8-accuracy-test-gpu.json"), "w", encoding="utf-8") as handle:
+            json.dump(accuracy_document_with_yardsticks(), handle)
+        table = render_docs.fp8_accuracy_table({}, self.folder, tolerance=(1e-3, 1e-2, "1e-3", "1e-2"))
+        self.assertIn("| never (PROMOTE=0): rel. error | max / rms | check | cuBLASLt, fast accumulation off: rel. "
+                      "error | cuBLASLt, fast accumulation on: rel. error |", table)
+        self.assertIn("| 16,384 | 1.1e-04 | 1.1e-03 | PASS | 2.0e-03 | 2.0e-02 | FAIL | 1.1e-04 | 1.8e-03 |", table)
+        self.assertIn("cuBLASLt on the same inputs", table)
+
     def test_fp8_accuracy_verdicts_must_be_the_tolerances(self):
         with open(os.path.join(self.folder, "fp8-accuracy-test-gpu.json"), "w", encoding="utf-8") as handle:
             json.dump(accuracy_document(), handle)
@@ -269,6 +278,17 @@ def accuracy_document():
             "series": [series(1, [(256, 1.0e-4), (16384, 1.1e-4)]), series(0, [(256, 2e-4), (16384, 2e-3)])]}
 
 
+def accuracy_document_with_yardsticks():
+    """The same, with cuBLASLt's own errors beside the step's (fast accumulation off and on)."""
+    document = accuracy_document()
+    document["yardsticks"] = [
+        {"name": "cublas", "label": "cuBLASLt, fast accumulation off", "call": "lt off",
+         "points": [{"k": 256, "relative_frobenius": 1.05e-4}, {"k": 16384, "relative_frobenius": 1.07e-4}]},
+        {"name": "cublas_fast_accum", "label": "cuBLASLt, fast accumulation on", "call": "lt on",
+         "points": [{"k": 256, "relative_frobenius": 1.9e-4}, {"k": 16384, "relative_frobenius": 1.8e-3}]}]
+    return document
+
+
 class PlotTest(unittest.TestCase):
     def test_the_accuracy_plot_has_a_line_per_promote_and_the_tolerance(self):
         picture = plot_fp8_accuracy.svg(accuracy_document(), "fp8-accuracy-test-gpu.json", (1e-3, 1e-2, "1e-3", "1e-2"))
@@ -280,6 +300,14 @@ class PlotTest(unittest.TestCase):
         self.assertIn("fp8-accuracy-test-gpu.json", picture)
         self.assertEqual(plot_fp8_accuracy.svg(accuracy_document(), "fp8-accuracy-test-gpu.json",
                                                (1e-3, 1e-2, "1e-3", "1e-2")), picture)  # the same bytes
+
+    def test_the_accuracy_plot_draws_cublaslt_dotted(self):
+        picture = plot_fp8_accuracy.svg(accuracy_document_with_yardsticks(), "fp8-accuracy-test-gpu.json",
+                                        (1e-3, 1e-2, "1e-3", "1e-2"))
+        self.assertEqual(picture.count("<polyline"), 4)
+        self.assertEqual(picture.count('stroke-dasharray="3 4"'), 4)  # two lines and their legend entries
+        self.assertIn("cuBLASLt, fast accumulation off", picture)
+        self.assertIn("cuBLASLt, fast accumulation on", picture)
 
     def test_the_shipped_accuracy_file_draws_one_picture(self):
         drawn = plot_fp8_accuracy.pictures()

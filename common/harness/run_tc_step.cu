@@ -366,6 +366,12 @@ class Fp8Kind : public TcKindBase {
   static std::string shape_rule(const GemmShape& s) { return fp8_shape_rule(s, Layout::nt); }
   static int round_up_16(int x) { return (x + 15) / 16 * 16; }
   static GemmShape padded(const GemmShape& s) { return {s.m, s.n, round_up_16(s.k)}; }
+  // cuBLASLt's FP8 GEMM needs 16-byte rows as well: A's and B's (K bytes) and C's (N elements of
+  // the output type). M, and N beyond that, may be anything.
+  static GemmShape cublaslt_shape(const GemmShape& s, OutputType out) {
+    const int per_row = 16 / out_bytes(out);
+    return {s.m, (s.n + per_row - 1) / per_row * per_row, round_up_16(s.k)};
+  }
   std::string path_of(const GemmShape& s) const {
     const std::string rule = shape_rule(s);
     return rule.empty() ? "" : PaddedCopies::said(rule, s, padded(s), o_.beta);
@@ -422,8 +428,8 @@ class Fp8Kind : public TcKindBase {
     copies_.run(problem, padded(problem.shape), 1, out_bytes(o_.out), stream,
                 [&](const Problem& inner) { step_.launch(inner, params, stream); });
   }
-  // cuBLASLt's FP8 kernels need 16-byte rows too (K, and C's N); where a shape has others they run
-  // on padded copies as well, timed with them.
+  // Where a shape's rows are not all on 16 bytes (cublaslt_shape), cuBLASLt runs on padded copies
+  // as well, timed with them.
   void cublas(cublasHandle_t handle, const Problem& theirs) const { cublaslt(handle, theirs, false); }
   // The reference for shapes above the CPU's: cublasGemmEx on f16 copies of the FP8 values (every
   // e4m3 and e5m2 value is an f16 value), f32 accumulation and output, the scales in alpha.
@@ -448,6 +454,21 @@ class Fp8Kind : public TcKindBase {
     reference_c.download(reference.data(), reference.size(), 0);
     return reference;
   }
+  // cuBLASLt's own error against the same reference as the step's, with fast accumulation off and
+  // on: the accuracy the yardstick buys with its time (tools/fp8_accuracy.py, step 19's page).
+  static constexpr bool kChecksYardsticks = true;
+  template <typename ErrorOf>
+  void check_yardsticks(ShapeResult& result, cublasHandle_t handle, const Problem& theirs, const StepInputs& in,
+                        const ErrorOf& error_of) const {
+    std::vector<unsigned char> bytes(in.c_stored.size());
+    for (bool fast_accum : {false, true}) {
+      CUDA_CHECK(cudaMemcpy(theirs.c, in.c_stored.data(), bytes.size(), cudaMemcpyHostToDevice));  // beta reads C
+      cublaslt(handle, theirs, fast_accum);
+      CUDA_CHECK(cudaMemcpy(bytes.data(), theirs.c, bytes.size(), cudaMemcpyDeviceToHost));
+      const std::vector<float> values = output_as_floats(bytes.data(), in.c.size(), o_.out);
+      (fast_accum ? result.cublas_fast_accum_error : result.cublas_error) = error_of(values.data()).relative_frobenius;
+    }
+  }
   void time_references(ShapeResult& result, LaunchTimer& timer, int warmup, cublasHandle_t handle,
                        const Problem& theirs) const {
     result.cublas_fast_accum = time_reference(timer, warmup, result.ours.reps, [&] { cublaslt(handle, theirs, true); });
@@ -467,7 +488,7 @@ class Fp8Kind : public TcKindBase {
       lt_ = std::make_unique<CublasLtHandle>(stream);
     }
     const GemmShape& s = p.shape;
-    const GemmShape whole{round_up_16(s.m), round_up_16(s.n), round_up_16(s.k)};
+    const GemmShape whole = cublaslt_shape(s, o_.out);
     auto run = [&](const Problem& q) {
       Fp8Gemm g;
       g.m = q.shape.m, g.n = q.shape.n, g.k = q.shape.k;

@@ -28,6 +28,7 @@
 //   std::vector<float> gpu_reference(...)   C computed by cuBLAS, for problems above the CPU's
 //   std::vector<float> as_floats(bytes, n)  C read back, as floats
 //   void time_references(...)               references timed after the comparison (TF32)
+//   check_yardsticks(result, ...)           optional (kChecksYardsticks): the yardstick's own error
 //   Tolerance tolerance()                  what C must meet
 //   static guard_word, cpu_reference, gpu_reference_label   guard zones' word, the references' names
 #pragma once
@@ -40,6 +41,7 @@
 #include <cstring>
 #include <functional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "cpu_gemm.hpp"
@@ -105,6 +107,12 @@ template <typename T>
 void upload_bytes(DeviceBuffer<unsigned char>& device, const std::vector<T>& host, std::size_t offset = 0) {
   device.upload(data_of(host), bytes_of(host), offset);
 }
+
+// A Kind whose yardstick's own error is measured too (check_yardsticks, the FP8 step).
+template <typename Kind, typename = void>
+struct checks_yardsticks : std::false_type {};
+template <typename Kind>
+struct checks_yardsticks<Kind, std::void_t<decltype(Kind::kChecksYardsticks)>> : std::bool_constant<Kind::kChecksYardsticks> {};
 
 template <typename Kind>
 class ShapeRunner {
@@ -174,17 +182,23 @@ class ShapeRunner {
     const std::vector<float> computed = kind_.as_floats(all.data() + kGuardBytes, count);
 
     const double flops = 2.0 * double(s.m) * double(s.n) * double(s.k);
+    std::vector<double> cpu_reference;
+    std::vector<float> gpu_reference;
     if (flops <= kCpuReferenceMaxFlops) {
-      std::vector<double> reference(count);
+      cpu_reference.resize(count);
       cpu_gemm_blocked(s.m, s.n, s.k, options_.alpha, in.a.data(), in.b.data(), options_.beta, in.c.data(),
-                       reference.data());
+                       cpu_reference.data());
       result.reference = Kind::cpu_reference;
-      result.error = compare(computed.data(), reference.data(), count, kind_.tolerance());
     } else {
-      const std::vector<float> reference = kind_.gpu_reference(cublas_, ours, theirs, in, stream_);
+      gpu_reference = kind_.gpu_reference(cublas_, ours, theirs, in, stream_);
       result.reference = Kind::gpu_reference_label;
-      result.error = compare(computed.data(), reference.data(), count, kind_.tolerance());
     }
+    const auto error_of = [&](const float* values) {
+      return cpu_reference.empty() ? compare(values, gpu_reference.data(), count, kind_.tolerance())
+                                   : compare(values, cpu_reference.data(), count, kind_.tolerance());
+    };
+    result.error = error_of(computed.data());
+    if constexpr (checks_yardsticks<Kind>::value) kind_.check_yardsticks(result, cublas_, theirs, in, error_of);
     finish_check(result, guards_intact, computed, s, kind_.name());
   }
 

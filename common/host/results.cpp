@@ -1,6 +1,7 @@
 #include "results.hpp"
 
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <ctime>
 #include <fstream>
@@ -81,6 +82,9 @@ Json to_json(const ShapeResult& shape) {
         .set("max_abs", shape.error.max_abs)
         .set("max_over_rms", shape.error.max_over_rms)
         .set("non_finite", (long long)shape.error.non_finite);
+    if (std::isfinite(shape.cublas_error)) check.set("cublas_relative_frobenius", shape.cublas_error);
+    if (std::isfinite(shape.cublas_fast_accum_error))
+      check.set("cublas_fast_accum_relative_frobenius", shape.cublas_fast_accum_error);
     json.set("check", check);
   }
   json.set("verdict", to_string(shape.verdict));

@@ -5,6 +5,7 @@
 // number. Schema: docs/results/README.md.
 #pragma once
 
+#include <cmath>
 #include <map>
 #include <string>
 #include <vector>
@@ -56,6 +57,9 @@ struct ShapeResult {
   bool checked = false;
   std::string reference;  // "cpu-fp64" or "cublas-fp32" (what C was compared with)
   ErrorReport error;
+  // The FP8 step: cuBLASLt's own relative Frobenius error against the same reference, with fast
+  // accumulation off (the yardstick) and on; NaN where not measured.
+  double cublas_error = NAN, cublas_fast_accum_error = NAN;
   Verdict verdict = Verdict::unchecked;
   // Set only when this shape ran other tunables than the run's `params` (a step that chooses its
   // configuration by shape): those tunables.
