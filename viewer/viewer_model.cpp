@@ -318,6 +318,7 @@ OperandGrid operand_grid(Operand operand, const TracedProgram& program, const Tr
       grid.rows = launch.grid.x * launch.block.y;
       break;
     }
+    case Operand::scales: grid.rows = 1, grid.cols = 2; break;  // A's, B's
     case Operand::smem_A:
     case Operand::smem_B:
     case Operand::tile: {

@@ -11,6 +11,7 @@ const char* to_string(Operand operand) {
     case Operand::smem_B: return "shared B";
     case Operand::tile: return "shared tile";
     case Operand::out: return "out";
+    case Operand::scales: return "scales";
   }
   return "?";
 }

@@ -17,7 +17,8 @@ namespace gemm {
 
 // What an instruction's lane addresses point into (for drawing, and to turn addresses back into
 // matrix coordinates).
-enum class Operand : std::uint8_t { A, B, C, smem_A, smem_B, tile, out };
+// scales: the FP8 step's per-tensor scales, element 0 A's and element 1 B's.
+enum class Operand : std::uint8_t { A, B, C, smem_A, smem_B, tile, out, scales };
 const char* to_string(Operand operand);
 
 struct TraceInstruction {

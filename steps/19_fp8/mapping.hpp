@@ -352,8 +352,8 @@ inline LaunchShape trace_launch_shape(const gemm::TraceProblem& p, const Config&
 
 // What this step leaves to ordinary memory instructions, for f32 output (the default): the
 // copies into shared memory are the copy engine's and wgmma reads its operands itself, so the
-// producer warps issue none, and a consumer warp's are all in the epilogue of each of its block's
-// tiles (the iteration is the tile's place in the block's sequence). Per slice, the staging writes
+// producer warps issue none, and a consumer warp's are the two scales at its start, then all in the
+// epilogue of each of its block's tiles (the iteration is the tile's place in the block's sequence). Per slice, the staging writes
 // of its accumulators; then either one thread hands the slice to the copy engine (no instruction
 // per lane), or, where C must be read or its rows are not 16-byte aligned, the reads of the slice
 // back along its rows and the updates of C (one 16-byte store per run, element by element at C's
@@ -374,6 +374,12 @@ inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& bloc
   const int clusters = trace_launch_shape(problem, c).grid.x / c.cluster;
   const int cluster = block.x / c.cluster, rank = block.x % c.cluster;
   const bool by_copy_engine = tma_stores_c(s, problem.beta, kOutBytes);
+  // Before its first tile, every consumer thread reads the two per-tensor scales (the program
+  // always passes both) to fold them into alpha: one address for the whole warp, one sector each.
+  for (int which = 0; which < 2; ++which)
+    emit(gemm::make_instruction(Space::global, Access::load, Operand::scales, 4, 0,
+                                which == 0 ? "ld.global *scale_a (into alpha)" : "ld.global *scale_b (into alpha)",
+                                kEveryLane, [&](int) { return which; }));
   int half = 0, ordinal = 0;  // the staging half the next slice goes to; the tile's place
   for (int u = cluster; u < units(s, c); u += clusters, ++ordinal) {
     const TileCoord tile = tile_at(u, rank, s, c);

@@ -350,8 +350,9 @@ void expect_staging_halves_tile_the_buffers() {
 // half-warps, and in each half-warp rows 2i and 2i + 1 of the slice land in the same bank group, as
 // the copy engine's swizzle XORs the chunk with row % 8, which keeps a pair of chunks together) and,
 // per consumer and tile, write each float of its staging buffer once per two slices; where the copy
-// engine stores C, no lane touches global memory; elsewhere every element of C is stored once (and
-// read once when beta != 0), runs cut by C's edge element by element.
+// engine stores C, no lane touches C; elsewhere every element of C is stored once (and read once
+// when beta != 0), runs cut by C's edge element by element. Besides C, a consumer warp reads only
+// the step's kScaleLoads scales (FP8: A's and B's, each one address for the whole warp).
 template <typename Step>
 void expect_trace_stages_every_float_and_updates_c_once(const std::vector<std::pair<GemmShape, Layout>>& problems) {
   for (const typename Step::Config& c : Step::kConfigs)
@@ -368,10 +369,17 @@ void expect_trace_stages_every_float_and_updates_c_once(const std::vector<std::p
         const bool by_copy_engine = Step::tma_stores_c(shape, beta, 4);
         std::vector<int> stored(size_t(shape.m) * size_t(shape.n), 0), loaded = stored;
         std::map<std::pair<int, int>, std::vector<int>> staged;  // (block, tile) -> writes per float
+        long long scale_loads = 0;
         const LaunchShape launch = Step::trace_launch_shape(problem, c);
         const AccessTotals totals = predict_launch(launch, [&](const Dim3& block, int warp, const TraceSink& sink) {
           Step::trace_warp(problem, block, warp, [&](const TraceInstruction& i) {
             sink(i);
+            if (i.operand == Operand::scales) {
+              ++scale_loads;
+              EXPECT_EQ(i.access.access, Access::load) << what;
+              for (int lane = 1; lane < 32; ++lane) ASSERT_EQ(i.access.address[size_t(lane)], i.access.address[0]) << what;
+              return;
+            }
             for (int lane = 0; lane < 32; ++lane) {
               if (!i.access.lane_active(lane)) continue;
               const long long element = i.access.address[size_t(lane)] / 4;
@@ -387,11 +395,14 @@ void expect_trace_stages_every_float_and_updates_c_once(const std::vector<std::p
           });
         });
         EXPECT_EQ(totals.shared_store_wavefronts, 4 * totals.shared_store_requests) << what;
+        const long long consumer_warps = (long long)launch.grid.x * Step::consumers(c) * (Step::kWarpgroup / 32);
+        EXPECT_EQ(scale_loads, consumer_warps * Step::kScaleLoads) << what;
         const int slices = c.bn / Step::slice_cols(4);
         for (const auto& [key, writes] : staged)
           for (int n : writes) ASSERT_EQ(n, slices / 2) << what << " block " << key.first << " tile " << key.second;
         if (by_copy_engine) {
-          EXPECT_EQ(totals.global_load_requests + totals.global_store_requests, 0) << what;
+          EXPECT_EQ(totals.global_load_requests, scale_loads) << what;
+          EXPECT_EQ(totals.global_store_requests, 0) << what;
           continue;
         }
         for (size_t e = 0; e < stored.size(); ++e) {
@@ -403,7 +414,7 @@ void expect_trace_stages_every_float_and_updates_c_once(const std::vector<std::p
 
 // Closed form, the copy engine's path: 2 BM x 2 BN on the default configuration is 4 tiles, 4
 // blocks with one tile each (2 units of 2 tiles in clusters of 2); each consumer warp writes BN / 32
-// slices of 8 pairs (f32), and nothing else.
+// slices of 8 pairs (f32), and reads nothing but its kScaleLoads scales (one sector each).
 template <typename Step>
 void expect_copy_engine_path_counts() {
   const typename Step::Config d = Step::kConfigs[0];
@@ -419,7 +430,7 @@ void expect_copy_engine_path_counts() {
   EXPECT_EQ(totals.shared_store_requests, consumer_warps * (d.bn / 32) * 8);
   EXPECT_EQ(totals.shared_load_requests, 0);
   EXPECT_EQ(totals.global_store_sectors, 0);
-  EXPECT_EQ(totals.global_load_sectors, 0);
+  EXPECT_EQ(totals.global_load_sectors, consumer_warps * Step::kScaleLoads);
 }
 
 }  // namespace gemm::hopper_testing

@@ -63,6 +63,7 @@ struct Step18 {
   static constexpr auto to_params = &step18::to_params;
   static constexpr auto trace_launch_shape = &step18::trace_launch_shape;
   static constexpr auto trace_warp = &step18::trace_warp;
+  static constexpr int kScaleLoads = 0;  // no scales
   static constexpr auto shape_rule = &gemm::tc_aligned_rows_rule;
 };
 

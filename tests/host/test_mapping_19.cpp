@@ -58,6 +58,7 @@ struct Step19 {
   static constexpr auto to_params = &step19::to_params;
   static constexpr auto trace_launch_shape = &step19::trace_launch_shape;
   static constexpr auto trace_warp = &step19::trace_warp;
+  static constexpr int kScaleLoads = 2;  // A's and B's per-tensor scales, read by every consumer warp
   static constexpr auto shape_rule = &gemm::fp8_shape_rule;
 };
 
