@@ -86,9 +86,10 @@ PICTURES = [
     # 18: a consumer warp's first staging write of the epilogue.
     ("viewer-18-access.png", ["--panel", "access", "--step", "18_tma_store_epilogue", "--shape", "128x256x64",
                               "--warp", "4", "--iteration", "0", "--instruction", "0"]),
-    # 19: the same staging write in the FP8 step (its one layout, NT; the default tile, 128 x 192).
+    # 19: the same staging write in the FP8 step (its one layout, NT; the default tile, 128 x 192),
+    # after the warp's two loads of the scales.
     ("viewer-19-access.png", ["--panel", "access", "--step", "19_fp8", "--layout", "nt", "--shape", "128x192x128",
-                              "--defaults", "--warp", "4", "--iteration", "0", "--instruction", "0"]),
+                              "--defaults", "--warp", "4", "--iteration", "0", "--instruction", "2"]),
     # docs/viewer.md: the whole window, and the performance panel.
     ("viewer-all.png", ["--panel", "all", "--step", "09_warptiling", "--shape", "128x128x32", "--warp", "1",
                         "--iteration", "0", "--instruction", "11", "--theme", "light", "--font-scale", "1.5",

@@ -132,7 +132,7 @@ def svg(document, name, tolerance):
     # The tolerance, then the series, the last drawn on top.
     y = at_y(tolerance[0])
     body.append(line(x0, y, x0 + width, y, TOLERANCE, 2, ' stroke-dasharray="9 6"'))
-    body.append(text(x0 + width - 8, y - 8, f"tolerance for f32 output: {tolerance[2]}", 13, "end", fill=TOLERANCE))
+    body.append(text(x0 + 8, y - 8, f"tolerance for f32 output: {tolerance[2]}", 13, fill=TOLERANCE))
     for index, one in enumerate(series):
         colour, shape = style_of(one["promote"], index)
         ordered = sorted(one["points"], key=lambda p: p["k"])
