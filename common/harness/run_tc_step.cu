@@ -464,6 +464,7 @@ class Fp8Kind : public TcKindBase {
     for (bool fast_accum : {false, true}) {
       CUDA_CHECK(cudaMemcpy(theirs.c, in.c_stored.data(), bytes.size(), cudaMemcpyHostToDevice));  // beta reads C
       cublaslt(handle, theirs, fast_accum);
+      CUDA_CHECK(cudaStreamSynchronize(lt_->stream()));
       CUDA_CHECK(cudaMemcpy(bytes.data(), theirs.c, bytes.size(), cudaMemcpyDeviceToHost));
       const std::vector<float> values = output_as_floats(bytes.data(), in.c.size(), o_.out);
       (fast_accum ? result.cublas_fast_accum_error : result.cublas_error) = error_of(values.data()).relative_frobenius;
