@@ -225,7 +225,7 @@ def tf32_table(attributes, documents):
             out.extend(rows)
             out.append("")
             out.append(source_line(document, path, runs) + " TF32: `" + runs[0]["cublas_tf32_call"] +
-                       "`, timed after the comparison.")
+                       "`, timed alone after the step and cuBLAS.")
             out.append("")
     return "\n".join(out) if out else NO_RESULTS
 
@@ -236,7 +236,7 @@ def tflops(timing):
 
 def fp8_table(attributes, documents):
     """The FP8 step against cuBLASLt with the same types, scales, output and layout (fast accumulation
-    off: the yardstick), cuBLASLt with fast accumulation (a reference, timed after the comparison),
+    off: the yardstick), cuBLASLt with fast accumulation (a reference, timed alone after the step and cuBLAS),
     and beside each run the step's variants of the same types (e.g. no-promotion), each against the
     cuBLASLt of its own run. A variant with no run of its types to sit beside gets rows of its own."""
     step = attributes["step"]
@@ -299,7 +299,7 @@ def fp8_table(attributes, documents):
         if first.get("cublas_call"):
             caption += f" cuBLASLt: `{first['cublas_call']}`, each row with its own types and output"
             if first.get("cublas_fast_accum_call"):
-                caption += (f"; fast accumulation: `{first['cublas_fast_accum_call']}`, timed after the comparison, "
+                caption += (f"; fast accumulation: `{first['cublas_fast_accum_call']}`, timed alone after the step and cuBLAS, "
                             "a reference only")
             caption += "."
         for variant in sorted({id(v): v for listed in beside.values() for v in listed}.values(),
