@@ -353,12 +353,12 @@ inline LaunchShape trace_launch_shape(const gemm::TraceProblem& p, const Config&
 // What this step leaves to ordinary memory instructions, for f32 output (the default): the
 // copies into shared memory are the copy engine's and wgmma reads its operands itself, so the
 // producer warps issue none, and a consumer warp's are the loads of the two scales at its start,
-// then all in the epilogue of each of its block's tiles (the iteration is the tile's place in the
-// block's sequence). Per slice, the staging writes of its accumulators; then either one thread
-// hands the slice to the copy engine (no instruction per lane), or, where C must be read or its
-// rows are not 16-byte aligned, the reads of the slice back along its rows and the updates of C
-// (one 16-byte store per run, element by element at C's right edge). Shared addresses are floats
-// from the start of the consumers' staging buffers.
+// then all in the epilogue of each of its block's
+// tiles (the iteration is the tile's place in the block's sequence). Per slice, the staging writes
+// of its accumulators; then either one thread hands the slice to the copy engine (no instruction
+// per lane), or, where C must be read or its rows are not 16-byte aligned, the reads of the slice
+// back along its rows and the updates of C (one 16-byte store per run, element by element at C's
+// right edge). Shared addresses are floats from the start of the consumers' staging buffers.
 inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& block, int warp,
                        const gemm::TraceSink& emit) {
   using gemm::Access;
