@@ -10,7 +10,7 @@ void cpu_gemm_naive(int m, int n, int k, double alpha, const float* a, const flo
   for (int row = 0; row < m; ++row)
     for (int col = 0; col < n; ++col) {
       double sum = 0;
-      for (int i = 0; i < k; ++i) sum += double(a[size_t(row) * k + i]) * double(b[size_t(i) * n + col]);
+      for (int i = 0; i < k; ++i) sum += double(a[size_t(row) * k + i]) * double(b[naive_b_read(n, col, i)]);
       const size_t at = size_t(row) * n + col;
       // BLAS convention: beta == 0 means C is not read (it may hold NaN).
       c_out[at] = alpha * sum + (beta == 0 ? 0.0 : beta * double(c_in[at]));
@@ -39,8 +39,7 @@ void blocked_rows(int row_begin, int row_end, int m, int n, int k, double alpha,
       std::fill(acc.begin(), acc.begin() + cols, 0.0);
       for (int i = 0; i < k; ++i) {
         const double a_value = a[size_t(row) * k + i];
-        const float* b_row = b + size_t(i) * n + col0;
-        for (int j = 0; j < cols; ++j) acc[j] += a_value * double(b_row[j]);
+        for (int j = 0; j < cols; ++j) acc[j] += a_value * double(b[blocked_b_read(n, i, col0, j)]);
       }
       for (int j = 0; j < cols; ++j) {
         const size_t at = size_t(row) * n + col0 + j;

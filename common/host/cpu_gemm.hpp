@@ -6,9 +6,17 @@
 // reference the tests use and runs on all cores (std::thread). Step 00 times both.
 #pragma once
 
+#include <cstddef>
 #include <vector>
 
 namespace gemm {
+
+// Which element of B (its offset in B's row-major storage, K x N) each inner loop reads at its step
+// `step` (the docs' diagram of step 00 draws these). The triple loop's, for column `col` of C, walks
+// down a column of B: a stride of N floats. The blocked loop's, for k index `i` and the block of
+// columns from `col0`, walks along row i: consecutive floats.
+inline size_t naive_b_read(int n, int col, int step) { return size_t(step) * size_t(n) + size_t(col); }
+inline size_t blocked_b_read(int n, int i, int col0, int step) { return size_t(i) * size_t(n) + size_t(col0 + step); }
 
 void cpu_gemm_naive(int m, int n, int k, double alpha, const float* a, const float* b, double beta,
                     const float* c_in, double* c_out);
