@@ -214,6 +214,8 @@ Options parse_options(int argc, const char* const* argv, const std::vector<Param
     if (!set.gemm_shapes && (arg == "--size" || arg == "--m" || arg == "--n" || arg == "--k" || arg == "--shapes" ||
                              arg == "--sweep" || arg == "--alpha" || arg == "--beta"))
       throw UsageError(arg + " does not apply to this program: its tile shape is fixed (see --help)");
+    if (set.cpu && arg == "--sweep")
+      throw UsageError("--sweep runs up to 8192^3, hours for a CPU loop: give --shapes instead, e.g. --shapes 256,512,1024");
   }
 
   if (set.tensor_core && options.dtype == InputType::f32) options.dtype = set.fp8 ? InputType::e4m3 : InputType::f16;
@@ -244,13 +246,14 @@ std::string usage_text(const std::string& program, const std::string& descriptio
     for (const std::string& name : set.variants) out << "  --variant " << name << "\n";
   }
   if (set.gemm_shapes) {
-  out << "shapes (default: 1024, 2048 and 4096 square):\n"
-      << "  --size N            one square problem N x N x N\n"
-      << "  --m M --n N --k K   one problem C[MxN] = A[MxK] * B[KxN]\n"
-      << "  --shapes LIST       several, e.g. 1024,1000x999x1001\n"
-      << "  --sweep             powers of two 128..8192, then odd shapes\n"
-      << "computation:\n"
-      << "  --alpha A --beta B  C = alpha*A*B + beta*C (default 1, 0)\n";
+    out << "shapes (default: " << (set.default_shapes.empty() ? "1024, 2048 and 4096 square" : set.default_shapes)
+        << "):\n"
+        << "  --size N            one square problem N x N x N\n"
+        << "  --m M --n N --k K   one problem C[MxN] = A[MxK] * B[KxN]\n"
+        << "  --shapes LIST       several, e.g. 1024,1000x999x1001\n";
+    if (!set.cpu) out << "  --sweep             powers of two 128..8192, then odd shapes\n";
+    out << "computation:\n"
+        << "  --alpha A --beta B  C = alpha*A*B + beta*C (default 1, 0)\n";
   }
   if (set.fp8)
     out << "  --layout nt         storage of A and B: A is M x K, B is stored N x K (the only layout FP8 wgmma\n"
@@ -263,21 +266,26 @@ std::string usage_text(const std::string& program, const std::string& descriptio
         << "  --dtype f16|bf16    input type (default f16); accumulation is f32\n"
         << "  --out f32|f16|bf16  output type (default f32; f16 with f16 inputs, bf16 with bf16 inputs)\n";
   out << "measurement:\n"
-      << "  --reps R            timed repetitions (default: enough for about a second, 5..30)\n"
-      << "  --warmup W          untimed launches first (default 2)\n"
-      << "  --no-check          time only, skip verification\n"
-      << "  --check-only        verify only, skip timing\n"
+      << "  --reps R            timed repetitions (default: "
+      << (set.default_reps.empty() ? "enough for about a second, 5..30" : set.default_reps) << ")\n";
+  if (!set.cpu)
+    out << "  --warmup W          untimed launches first (default 2)\n"
+        << "  --no-check          time only, skip verification\n";
+  out << "  --check-only        verify only, skip timing\n"
       << "  --json FILE         write a results file\n"
-      << "  --seed S            random inputs seed (default 2024)\n"
-      << "  --device D          CUDA device index (default 0)\n";
+      << "  --seed S            random inputs seed (default 2024)\n";
+  if (!set.cpu) out << "  --device D          CUDA device index (default 0)\n";
   if (!params.empty()) {
     out << "tunables (--param key=value; any --param, or --defaults, fixes them for every shape, where\n"
         << "a step would otherwise choose its tile by shape):\n";
     for (const ParamSpec& spec : params)
       out << "  " << spec.name << " (default " << spec.default_value << "): " << spec.help << "\n";
   }
-  out << "exit codes: 0 all verified, 1 wrong result, 2 bad usage or unsupported shape,\n"
-      << "            3 CUDA error, 77 no suitable GPU\n";
+  if (set.cpu)
+    out << "exit codes: 0 all verified, 1 wrong result, 2 bad usage\n";
+  else
+    out << "exit codes: 0 all verified, 1 wrong result, 2 bad usage or unsupported shape,\n"
+        << "            3 CUDA error, 77 no suitable GPU\n";
   return out.str();
 }
 

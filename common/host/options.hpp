@@ -29,6 +29,10 @@ struct OptionSet {
   bool fp8 = false;                    // with tensor_core: --dtype e4m3|e5m2; defaults layout nt, out bf16
   std::vector<std::string> variants;   // --variant NAME (the bank demos); empty: not taken
   bool gemm_shapes = true;             // --size, --m/--n/--k, --shapes, --sweep, --alpha, --beta
+  // A program that runs on the CPU (step 00): its own defaults in the help, no GPU options, no --sweep.
+  bool cpu = false;
+  std::string default_shapes;          // the help's default shapes; empty: the GPU steps' 1024, 2048, 4096
+  std::string default_reps;            // the help's default --reps; empty: the GPU steps' rule
 };
 
 struct Options {

@@ -213,3 +213,20 @@ TEST(Options, UsageListsOptionsAndParams) {
   EXPECT_NE(text.find("TM (default 8)"), std::string::npos);
   EXPECT_NE(text.find("77 no suitable GPU"), std::string::npos);
 }
+
+TEST(Options, CpuProgramHelpAndSweep) {
+  gemm::OptionSet cpu;
+  cpu.cpu = true;
+  cpu.default_shapes = "384 square";
+  cpu.default_reps = "3, each loop";
+  const std::string text = gemm::usage_text("00_x", "demo", {}, cpu);
+  // Its own defaults, and none of the GPU's options or exit codes.
+  EXPECT_NE(text.find("default: 384 square"), std::string::npos);
+  EXPECT_NE(text.find("default: 3, each loop"), std::string::npos);
+  EXPECT_EQ(text.find("--sweep"), std::string::npos);
+  EXPECT_EQ(text.find("--device"), std::string::npos);
+  EXPECT_EQ(text.find("77 no suitable GPU"), std::string::npos);
+  // --sweep would run the CPU loops up to 8192^3: refused with what to give instead.
+  const std::string error = error_of({"--sweep"}, {}, cpu);
+  EXPECT_NE(error.find("--shapes"), std::string::npos) << error;
+}
