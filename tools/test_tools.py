@@ -117,6 +117,20 @@ class RenderTest(unittest.TestCase):
         with open(os.path.join(self.folder, "test-gpu.json"), "w") as handle:
             json.dump(document(), handle)
 
+    def test_every_table_in_the_docs_has_as_many_alignments_as_columns(self):
+        # A Markdown table whose delimiter row has another number of cells than its header is not
+        # rendered as a table (the sweep tables had one cell too many).
+        import re
+        docs = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs")
+        for name in sorted(os.listdir(docs)):
+            if not name.endswith(".md"):
+                continue
+            lines = open(os.path.join(docs, name), encoding="utf-8").read().split("\n")
+            for i in range(len(lines) - 1):
+                if lines[i].startswith("|") and re.match(r"^\|(\s*:?-+:?\s*\|)+\s*$", lines[i + 1]):
+                    cells = lambda line: line.strip().strip("|").count("|") + 1
+                    self.assertEqual(cells(lines[i]), cells(lines[i + 1]), f"{name}:{i + 1}")
+
     def test_commit_stamps_keep_the_dirty_mark(self):
         self.assertEqual(render_docs.short_commit("0123456789abcdef0123"), "0123456789")
         self.assertEqual(render_docs.short_commit("82467cb-dirty"), "82467cb-dirty")
