@@ -28,6 +28,7 @@
 #include "17_persistent_clusters/mapping.hpp"
 #include "18_tma_store_epilogue/mapping.hpp"
 #include "19_fp8/mapping.hpp"
+#include "20_overlapped_epilogue/mapping.hpp"
 #include "trace.hpp"
 #include "tunables.hpp"
 
@@ -53,7 +54,7 @@ struct TracedProgram {
   std::vector<Layout> layouts = {Layout::nn, Layout::nt, Layout::tn};
   std::function<std::string(const GemmShape&, Layout)> shape_rule = {};
   // What a trace's iteration counts, as the viewer labels it ("k-tile 3"): a k-tile from step 05
-  // on, a single k in steps 01-02 ("k = 3"), a repetition in the bank demos, a tile in steps 15-19.
+  // on, a single k in steps 01-02 ("k = 3"), a repetition in the bank demos, a tile in steps 15-20.
   std::string iteration_unit = "k-tile";
   // For the viewer, where a program has them: which warps issue no memory instructions of their
   // own, and who writes C when no thread does.
@@ -202,6 +203,17 @@ inline std::vector<TracedProgram> traced_programs() {
   list.back().quiet_warps = "the producer warps 0-3 hand their copies to the copy engine";
   list.back().c_writer = "the copy engine writes C when beta = 0 and C's rows are 16-byte aligned; with beta != 0 "
                          "the consumer threads read C and store it themselves (the trace is of f32 output, --out f32)";
+  // Step 20 is step 19 but for when 16-bit output is stored; its trace, of f32 output, which it
+  // stores after each tile (step20::epilogue_under_next_tile), has step 19's instructions.
+  list.push_back(list.back());
+  list.back().step = "20_overlapped_epilogue";
+  list.back().launch = [](const TraceProblem& p) { return step20::trace_launch_shape(p, step20::config_from(p.params)); };
+  list.back().trace = step20::trace_warp;
+  list.back().configs.clear();
+  detail::add_tunables(list.back(), step20::kTunables, step20::kConfigs);
+  list.back().params_for_shape = [](const GemmShape& shape, Layout, int sms) {
+    return step20::to_params(step20::config_for_shape(shape, sms));
+  };
   return list;
 }
 

@@ -5,7 +5,7 @@ at small shapes, compares the measured counters with model_predict's, and writes
 
 Agreement: exact for the bank demos, within 2% for the GEMM steps. Exits 0 when all agree, 1 when
 one does not, 77 when there is no GPU or no ncu (CTest: skipped). A program the GPU cannot run (it
-exits 77: steps 15-19 need compute capability 9.0) is skipped and listed as such in the file.
+exits 77: steps 15-20 need compute capability 9.0) is skipped and listed as such in the file.
 
     tools/check_model_ncu.py --build build --out docs/results
     tools/check_model_ncu.py --build build --check-shipped docs/results   # no GPU: is the file current?
@@ -65,6 +65,8 @@ for _hopper_step in ("15_tma_wgmma", "16_warp_specialized", "17_persistent_clust
 # Step 19 (FP8) at step 18's shapes too: K a multiple of 16, as its kernels take (its only layout, NT,
 # is its default), with f32 output, which its trace draws (PROGRAM_ARGS).
 GEMM_CASES_FOR["19_fp8"] = GEMM_CASES_FOR["18_tma_store_epilogue"]
+# Step 20 likewise: with f32 output it stores each tile after it, as step 19 does.
+GEMM_CASES_FOR["20_overlapped_epilogue"] = GEMM_CASES_FOR["18_tma_store_epilogue"]
 GEMM_TOLERANCE = 0.02
 # Arguments a step's profiled runs need so that they run what the model draws. Step 11 splits the
 # tiles of a partial last wave along k (a second kernel, not traced); at these small shapes every
@@ -73,7 +75,7 @@ GEMM_TOLERANCE = 0.02
 # (steps 10, 11, 14 and 18 would otherwise choose their tile by shape, smaller ones at these shapes).
 PROGRAM_ARGS = {"11_split_k_tail": ["--param", "SPLIT=0"],
                 # Step 19 writes bf16 by default; its trace is of f32 output, as step 18's.
-                "19_fp8": ["--out", "f32"]}
+                "19_fp8": ["--out", "f32"], "20_overlapped_epilogue": ["--out", "f32"]}
 # Counters of a held program that are recorded but not held to the rule, each with the reason.
 COUNTERS_NOT_HELD = {
     "13_wmma_pipeline": {
@@ -110,7 +112,7 @@ def have_gpu():
 
 
 class NoSuitableGpu(Exception):
-    """The program exited 77: the GPU present cannot run it (steps 15-19 need compute capability 9.0)."""
+    """The program exited 77: the GPU present cannot run it (steps 15-20 need compute capability 9.0)."""
 
 
 def measure(ncu, program_args, kernel):

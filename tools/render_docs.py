@@ -7,7 +7,8 @@ A table lives between two markers; everything between them is generated:
     <!-- end results-table -->
 
     <!-- speedup-table base=01_naive step=02_gmem_coalescing -->
-    <!-- end speedup-table -->
+    <!-- end speedup-table -->                    (out=bf16: the runs of that output type, else f32;
+                                                  digits=2: the speedup to 2 decimals, else 1)
 
     <!-- tf32-table step=11_split_k_tail -->    (the step, cuBLAS in fp32 and cuBLAS in TF32)
     <!-- end tf32-table -->
@@ -164,11 +165,14 @@ def types_of(run):
     return run.get("dtype", "f32"), run.get("layout", "nn"), run.get("out", "f32")
 
 
-def compared_runs(base_runs, step_runs):
-    """The two runs a speedup table compares: the base's first run with f32 output (a results file
-    keeps its runs sorted, and a 16-bit output such as bf16 -> bf16 sorts before bf16 -> f32), and
-    the step's run of the same types and layout (its first run where it has none)."""
-    base_run = next((run for run in base_runs if types_of(run)[2] == "f32"), base_runs[0])
+def compared_runs(base_runs, step_runs, out="f32"):
+    """The two runs a speedup table compares: the base's first run with this output (f32 unless the
+    table says; a results file keeps its runs sorted, and a 16-bit output such as bf16 -> bf16 sorts
+    before bf16 -> f32), and the step's run of the same types and layout (its first run where it has
+    none). A variant run (e.g. step 19's no-promotion) is compared only where nothing else is."""
+    base_runs = [run for run in base_runs if not run.get("variant")] or base_runs
+    step_runs = [run for run in step_runs if not run.get("variant")] or step_runs
+    base_run = next((run for run in base_runs if types_of(run)[2] == out), base_runs[0])
     step_run = next((run for run in step_runs if types_of(run) == types_of(base_run)), step_runs[0])
     return base_run, step_run
 
@@ -181,17 +185,18 @@ def speedup_table(attributes, documents):
         base_runs, step_runs = find_runs(document, base), find_runs(document, step)
         if not base_runs or not step_runs:
             continue
-        base_run, step_run = compared_runs(base_runs, step_runs)
+        base_run, step_run = compared_runs(base_runs, step_runs, attributes.get("out", "f32"))
         base_times = {(s["m"], s["n"], s["k"]): s for s in base_run["shapes"] if "time" in s}
+        digits = int(attributes.get("digits", "1"))
         rows = []
         for shape in step_run["shapes"]:
             key = (shape["m"], shape["n"], shape["k"])
             if key not in base_times or "time" not in shape or (wanted and key not in wanted):
                 continue
             before = base_times[key]
-            rows.append("| {} | {} | {} | {:.1f}× |".format(
+            rows.append("| {} | {} | {} | {:.{}f}× |".format(
                 shape_label(shape), fmt(before["time"]["gflops"]), fmt(shape["time"]["gflops"]),
-                before["time"]["median_ms"] / shape["time"]["median_ms"]))
+                before["time"]["median_ms"] / shape["time"]["median_ms"], digits))
         if rows:
             out.append(f"| M×N×K | {base} GFLOPS | {step} GFLOPS | speedup |")
             out.append("|---|---:|---:|---:|")

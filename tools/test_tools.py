@@ -181,6 +181,19 @@ class RenderTest(unittest.TestCase):
         self.assertEqual(render_docs.speedup_table({"base": "12_wmma", "step": "13_wmma_pipeline"},
                                                    [("x.json", doc)]), table)
 
+    def test_speedup_table_of_an_output_type_to_two_digits_skips_variants(self):
+        def run(step, ms, out, variant=""):
+            return {"step": step, "variant": variant, "params": {}, "dtype": "e4m3", "layout": "nt", "out": out,
+                    "commit": "abc", "date": "2026-01-01T00:00:00Z", "shapes": [shape(1024, ms, 1.0)]}
+        doc = document()
+        doc["runs"] = [run("19_fp8", 1.0, "bf16", "no-promotion"), run("19_fp8", 1.1, "bf16"), run("19_fp8", 1.0, "f32"),
+                       run("20_overlapped_epilogue", 1.0, "bf16"), run("20_overlapped_epilogue", 1.0, "f32")]
+        attributes = {"base": "19_fp8", "step": "20_overlapped_epilogue", "out": "bf16", "digits": "2"}
+        table = render_docs.speedup_table(attributes, [("x.json", doc)])
+        self.assertIn("| 1.10× |", table)  # against the promoted bf16 run, not the no-promotion variant
+        del attributes["out"]
+        self.assertIn("| 1.00× |", render_docs.speedup_table(attributes, [("x.json", doc)]))  # f32 output
+
     def test_tf32_table_lists_the_shapes_that_timed_it(self):
         doc = document()
         doc["runs"][1]["cublas_tf32_call"] = "cublasGemmEx (TF32)"

@@ -91,8 +91,8 @@ TEST(Traces, RectangularBankDemoPadding) {
 TEST(Traces, EveryProgramIsRegisteredOnce) {
   const auto programs = gemm::traced_programs();
   // Steps 01-02, the 8 + 10 demo variants of 03-04, the tiled fp32 steps 05-11, the tensor-core steps
-  // 12-19; each (step, variant) once.
-  EXPECT_EQ(programs.size(), 2u + 8u + 10u + 7u + 8u);
+  // 12-20; each (step, variant) once.
+  EXPECT_EQ(programs.size(), 2u + 8u + 10u + 7u + 9u);
   std::set<std::string> names;
   for (const auto& program : programs) EXPECT_TRUE(names.insert(program.step + "/" + program.variant).second);
 }
@@ -128,6 +128,30 @@ TEST(Traces, Step19TracesItsOwnMapping) {
   EXPECT_EQ(registered.shared_store_wavefronts, own.shared_store_wavefronts);
   EXPECT_EQ(registered.shared_load_wavefronts, own.shared_load_wavefronts);
   EXPECT_GT(own.global_store_sectors, 0);  // beta != 0: the consumers store C themselves
+}
+
+// Step 20's entry is step 19's with its own functions: the tile by shape and the trace come from
+// step20's mapping (which keeps step 19's: test_mapping_20.cpp).
+TEST(Traces, Step20TracesItsOwnMapping) {
+  const gemm::TracedProgram& fp8 = program("20_overlapped_epilogue");
+  EXPECT_EQ(fp8.kernel, "fp8_gemm");
+  EXPECT_EQ(fp8.layouts, std::vector<gemm::Layout>{gemm::Layout::nt});
+  EXPECT_EQ(fp8.configs.size(), size_t(step20::kConfigCount));
+  gemm::TraceProblem p = problem(4096, 4096, 4096, 0.0f);
+  p.layout = gemm::Layout::nt;
+  p.sms = 132;
+  EXPECT_EQ(gemm::run_params(fp8, p), step20::to_params(step20::config_for_shape(p.shape, 132)));
+  gemm::TraceProblem odd = problem(264, 232, 64, 0.5f);
+  odd.layout = gemm::Layout::nt;
+  odd.params = step20::to_params(step20::kConfigs[0]);
+  const gemm::AccessTotals own = gemm::predict_launch(
+      step20::trace_launch_shape(odd, step20::kConfigs[0]),
+      [&](const gemm::Dim3& block, int warp, const gemm::TraceSink& sink) { step20::trace_warp(odd, block, warp, sink); });
+  const gemm::AccessTotals registered = gemm::predict(fp8, odd);
+  EXPECT_EQ(registered.global_store_sectors, own.global_store_sectors);
+  EXPECT_EQ(registered.shared_store_wavefronts, own.shared_store_wavefronts);
+  EXPECT_EQ(registered.shared_load_wavefronts, own.shared_load_wavefronts);
+  EXPECT_GT(own.global_store_sectors, 0);
 }
 
 // What the viewer calls an iteration of each trace: what the program's loop steps over.

@@ -1,0 +1,107 @@
+// Step 20, FP8 with the epilogue under the next tile's products: step 19's mapping with one rule
+// added, where the kernel stores a tile under the next one (epilogue_under_next_tile). The rule is
+// checked here; everything else must be step 19's, which test_mapping_19.cpp checks: the same
+// configurations, the same tile by shape, the same persistent order and the same trace.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "../../steps/19_fp8/mapping.hpp"
+#include "../../steps/20_overlapped_epilogue/mapping.hpp"
+
+namespace {
+
+using gemm::GemmShape;
+using gemm::Layout;
+
+std::string name(const step20::Config& c) {
+  return std::to_string(c.bm) + "x" + std::to_string(c.bn) + " stages " + std::to_string(c.stages) + " promote " +
+         std::to_string(c.promote);
+}
+
+bool same(const step19::Config& a, const step20::Config& b) {
+  return a.bm == b.bm && a.bn == b.bn && a.bk == b.bk && a.stages == b.stages && a.group_m == b.group_m &&
+         a.cluster == b.cluster && a.promote == b.promote;
+}
+
+}  // namespace
+
+// The epilogue goes under the next tile only with promotion (else the tensor cores add into the
+// accumulators themselves), only with 16-bit output, and only in the 128 x 128 tile: the one
+// compiled configuration whose registers hold both sets, the wgmmas in flight and the epilogue.
+TEST(Mapping20, EpilogueUnderNextTileWhereTheRegistersAllowIt) {
+  int kernels_with_it = 0;
+  for (const step20::Config& c : step20::kConfigs)
+    for (const int out_bytes : {2, 4}) {
+      const bool expected = c.promote > 0 && c.bn <= 128 && out_bytes == 2;
+      EXPECT_EQ(step20::epilogue_under_next_tile(c, out_bytes), expected) << name(c) << " out " << out_bytes;
+      kernels_with_it += expected;
+    }
+  EXPECT_EQ(kernels_with_it, 1) << "the 128 x 128 tile with 16-bit output";
+  const step20::Config& square = step20::kConfigs[step20::kSquareTileConfig];
+  EXPECT_TRUE(step20::epilogue_under_next_tile(square, 2));
+  EXPECT_FALSE(step20::epilogue_under_next_tile(square, 4)) << "f32 slices";
+  EXPECT_FALSE(step20::epilogue_under_next_tile(step20::kConfigs[0], 2)) << "the 192-column tile";
+  step20::Config unpromoted = square;
+  unpromoted.promote = 0;
+  EXPECT_FALSE(step20::epilogue_under_next_tile(unpromoted, 2)) << "without promotion the accumulators are busy";
+  // At 4096^3 the program takes the 128 x 128 tile (config_for_shape), so bf16 and f16 output
+  // there store under the next tile; at 8192^3 it takes the 192-column tile, which does not.
+  EXPECT_TRUE(step20::epilogue_under_next_tile(step20::config_for_shape({4096, 4096, 4096}, 132), 2));
+  EXPECT_FALSE(step20::epilogue_under_next_tile(step20::config_for_shape({8192, 8192, 8192}, 132), 2));
+}
+
+// Nothing else changes: the compiled configurations and their rule, the tile by shape, the
+// persistent order and launch, and the trace (f32 output, which the change does not touch).
+TEST(Mapping20, EverythingElseIsStep19s) {
+  ASSERT_EQ(step20::kConfigCount, step19::kConfigCount);
+  for (int i = 0; i < step20::kConfigCount; ++i) {
+    EXPECT_TRUE(same(step19::kConfigs[i], step20::kConfigs[i])) << name(step20::kConfigs[i]);
+    EXPECT_STREQ(step20::config_rule(step20::kConfigs[i]), "");
+  }
+  EXPECT_EQ(step20::kSquareTileConfig, step19::kSquareTileConfig);
+  const std::vector<GemmShape> shapes = {{4096, 4096, 4096}, {8192, 8192, 8192}, {1000, 1000, 1008},
+                                         {4088, 4104, 4096}, {264, 232, 128},    {6144, 6144, 6144}};
+  for (const int sms : {132, 114, 16})
+    for (const GemmShape& s : shapes) {
+      EXPECT_TRUE(same(step19::config_for_shape(s, sms), step20::config_for_shape(s, sms))) << s.m << "x" << s.n;
+      for (int i = 0; i < step20::kConfigCount; ++i) {
+        const step19::Config& c19 = step19::kConfigs[i];
+        const step20::Config& c20 = step20::kConfigs[i];
+        EXPECT_EQ(step19::launch_shape(s, c19, sms).grid.x, step20::launch_shape(s, c20, sms).grid.x);
+        EXPECT_EQ(step19::shared_bytes(c19), step20::shared_bytes(c20));
+        for (int u = 0; u < step20::units(s, c20); u += 7)
+          for (int rank = 0; rank < c20.cluster; ++rank) {
+            EXPECT_EQ(step19::tile_at(u, rank, s, c19).m, step20::tile_at(u, rank, s, c20).m);
+            EXPECT_EQ(step19::tile_at(u, rank, s, c19).n, step20::tile_at(u, rank, s, c20).n);
+          }
+      }
+    }
+  // The traces, instruction by instruction and lane by lane, with C stored by the copy engine
+  // (beta = 0) and read back (beta != 0, and rows not 16-byte aligned).
+  for (const auto& [shape, beta] : std::vector<std::pair<GemmShape, float>>{
+           {{136, 100, 128}, 0.0f}, {{136, 102, 128}, 0.0f}, {{264, 232, 32}, 0.5f}}) {
+    gemm::TraceProblem problem;
+    problem.shape = shape;
+    problem.layout = Layout::nt;
+    problem.beta = beta;
+    for (int i = 0; i < step20::kConfigCount; ++i) {
+      problem.params = step20::to_params(step20::kConfigs[i]);
+      const gemm::LaunchShape launch = step20::trace_launch_shape(problem, step20::kConfigs[i]);
+      for (int x = 0; x < launch.grid.x; ++x)
+        for (int warp = 0; warp < launch.block.x / 32; ++warp) {
+          std::vector<gemm::TraceInstruction> from19, from20;
+          step19::trace_warp(problem, {x, 0, 0}, warp, [&](const gemm::TraceInstruction& t) { from19.push_back(t); });
+          step20::trace_warp(problem, {x, 0, 0}, warp, [&](const gemm::TraceInstruction& t) { from20.push_back(t); });
+          ASSERT_EQ(from19.size(), from20.size()) << name(step20::kConfigs[i]) << " block " << x << " warp " << warp;
+          for (size_t n = 0; n < from19.size(); ++n) {
+            EXPECT_STREQ(from19[n].label, from20[n].label);
+            EXPECT_EQ(from19[n].iteration, from20[n].iteration);
+            EXPECT_EQ(from19[n].access.active, from20[n].access.active);
+            EXPECT_EQ(from19[n].access.address, from20[n].access.address);
+          }
+        }
+    }
+  }
+}
