@@ -546,6 +546,8 @@ std::string handoff_16() {
     svg.rect(cx + 3, y, unit - 6, box_h, "#a1d99b", "#555555", 0.8);
     svg.text(cx + 9, y + 19, "wgmma kt " + std::to_string(kt), 13);
     svg.text(cx + 9, y + 37, phase, 13);
+    // The last k-tile's stage is never released (kernel.cuh: the producer has nothing left to put there).
+    if (kt == k_tiles - 1) continue;
     const double ex = x0 + unit * release[size_t(kt)];
     svg.line(ex, y - 8, ex, y + box_h + 2, "#c85a00", 2.5);
     svg.text(ex + 2, y - 11, "empty", 12, "start", "#c85a00", true);

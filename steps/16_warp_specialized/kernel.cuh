@@ -7,8 +7,8 @@
 // consumers, each multiplying 64 rows of the block tile. They hand the STAGES shared buffers to
 // each other through two mbarriers per stage: "full" (the copy engine's bytes have landed) and
 // "empty" (every consumer warp is done reading). Neither side waits for the other but where a
-// stage is not ready: the producer runs up to STAGES k-tiles ahead, and the consumers never stop
-// to copy.
+// stage is not ready: the producer runs up to STAGES - 1 k-tiles ahead of the one being multiplied,
+// and the consumers never stop to copy.
 #pragma once
 
 #include <cuda.h>

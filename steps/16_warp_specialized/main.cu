@@ -6,7 +6,7 @@
 int main(int argc, char** argv) {
   gemm::TcStepDescription step;
   step.name = "16_warp_specialized";
-  step.title = "a producer warpgroup (one thread issues the TMA copies, STAGES k-tiles ahead) and consumer warpgroups "
+  step.title = "a producer warpgroup (one thread issues the TMA copies, up to STAGES - 1 k-tiles ahead) and consumer warpgroups "
                "(wgmma) hand buffers over through full and empty mbarriers; setmaxnreg (sm_90a)";
   step.min_cc = 90;
   step.only_cc = 90;  // sm_90a code runs on compute capability 9.0 only

@@ -5,7 +5,7 @@
 int main(int argc, char** argv) {
   gemm::TcStepDescription step;
   step.name = "18_tma_store_epilogue";
-  step.title = "wgmma from 128-byte-swizzled tiles that TMA copies STAGES k-tiles ahead; a producer warpgroup and "
+  step.title = "wgmma from 128-byte-swizzled tiles that TMA copies up to STAGES - 1 k-tiles ahead; a producer warpgroup and "
                "consumer warpgroups on mbarriers; one persistent block per SM (sm_90a)";
   step.min_cc = 90;
   step.only_cc = 90;  // sm_90a code runs on compute capability 9.0 only
