@@ -2,7 +2,7 @@
 // kernel and the host tests.
 //
 // Step 19's mapping, unchanged but for one rule: where the kernel stores a tile's results under
-// the next tile's first products (epilogue_under_next_tile, stores_under_next_tile, at the end).
+// the next tile's first products (epilogue_under_next_tile, at the end).
 // As in step 19: e4m3 (or e5m2 for A) times e4m3, BK = 128 and wgmma m64nNk32, both operands
 // K-major (layout "nt"), promotion every PROMOTE k-tiles (Config::promote), the per-tensor scales
 // in alpha; TMA boxes of swizzled rows (tma_box), wgmma descriptors (wgmma_descriptor), the
