@@ -665,16 +665,17 @@ std::string overlap_20() {
   constexpr int kOutBytes = 2;  // bf16 or f16
   const int slices = c.bn / slice_cols(kOutBytes), k_count = k_tiles(shape, c);
   const bool under = epilogue_under_next_tile(c, kOutBytes);
-  const double unit = 140, x0 = 150, lane_h = 46, slice_w = 0.4, promote_w = 0.25;
+  const std::string kIdle = "#f0f0f0";
+  const double unit = 140, x0 = 150, lane_h = 46, slice_w = 0.4, promote_w = 0.25, zero_w = 0.12;
   const double epilogue_w = slices * slice_w;
-  Svg svg(x0 + unit * 7.4 + 40, 600);
+  Svg svg(x0 + unit * 7.6 + 40, 630);
   svg.text(30, 30, "Step 20: the last tile's epilogue under the next tile's first products", 20, "start", "#1a1a1a", true);
   svg.text(30, 56, "The " + std::to_string(c.bm) + " × " + std::to_string(c.bn) + " tile the program takes at " +
                        std::to_string(shape.m) + "³ (" + std::to_string(k_count) + " k-tiles a tile), 16-bit output: each "
                        "consumer warpgroup stores its 64 × " + std::to_string(c.bn) + " results as " + std::to_string(slices) +
                        " slices of " + std::to_string(slice_cols(kOutBytes)) + " columns.", 14);
-  svg.text(30, 76, "Both consumers drawn in step, one lane for both (in the kernel they drift apart, and one's products fill "
-                   "the other's waits). Times are schematic; the order is the kernels'.", 14);
+  svg.text(30, 76, "Both consumers drawn in step, one lane for both (where they are out of step, one's products fill the "
+                   "other's waits). Times are schematic; the order is the kernels'.", 14);
   svg.text(30, 96, std::string("epilogue_under_next_tile(this tile, 16-bit output) = ") + (under ? "true" : "false") +
                        ": with promotion the tensor cores add into interval_sum, not into acc,", 14);
   svg.text(30, 116, "so acc keeps tile t's results while tile t+1's first k-tile runs, until that k-tile's sum is added in.",
@@ -703,20 +704,21 @@ std::string overlap_20() {
     for (int kt = k_count - 2; kt < k_count; ++kt) k_tile("tile t, k-tile " + std::to_string(kt), "#a1d99b", 0);
     if (!overlapped) {
       for (int s = 0; s < slices; ++s) consumer.push_back({t + s * slice_w, slice_w, "slice " + std::to_string(s), "#9ecae1"});
-      idle.push_back({t, epilogue_w, "waiting", ""});
-      t += epilogue_w;
+      consumer.push_back({t + epilogue_w, zero_w, "0", "#d9d9d9"});  // acc = 0 before the next tile
+      idle.push_back({t, epilogue_w + zero_w, "waiting", ""});
+      t += epilogue_w + zero_w;
     }
     const double next = t;  // when the next tile's first k-tile is issued
     double epilogue_end = 0;
     if (overlapped) {
       for (int s = 0; s < slices; ++s)
         consumer.push_back({next + 0.05 + s * slice_w, slice_w, "slice " + std::to_string(s), "#9ecae1"});
-      consumer.push_back({next + 0.05 + epilogue_w, 0.12, "", "#d9d9d9"});  // acc = 0
-      epilogue_end = next + 0.05 + epilogue_w + 0.12;
+      consumer.push_back({next + 0.05 + epilogue_w, zero_w, "0", "#d9d9d9"});  // acc = 0
+      epilogue_end = next + 0.05 + epilogue_w + zero_w;
     }
     for (int kt = 0; kt < 3; ++kt) k_tile("tile t+1, k-tile " + std::to_string(kt), "#c7e9c0", kt == 0 ? epilogue_end : 0);
     for (const Box& b : idle) {
-      svg.rect(x0 + unit * b.start + 1, tensor_y, unit * b.width - 2, lane_h, "#f0f0f0", "#bbbbbb", 0.8);
+      svg.rect(x0 + unit * b.start + 1, tensor_y, unit * b.width - 2, lane_h, kIdle, "#bbbbbb", 0.8);
       if (!b.label.empty())
         svg.text(x0 + unit * (b.start + b.width / 2), tensor_y + lane_h / 2 + 5, b.label, 13, "middle", "#777777");
     }
@@ -739,8 +741,9 @@ std::string overlap_20() {
   const Box legend[] = {{0, 0, "products of a k-tile (wgmma, both consumers)", "#a1d99b"},
                         {0, 0, "promotion: the interval's sum added into acc", "#fdd0a2"},
                         {0, 0, "epilogue slice of tile t: acc (times alpha) to staging, the copy engine stores it", "#9ecae1"},
-                        {0, 0, "acc = 0 for the new tile; grey on the tensor cores' lane: nothing to do", "#d9d9d9"}};
-  for (int i = 0; i < 4; ++i) {
+                        {0, 0, "0: acc = 0 for the new tile", "#d9d9d9"},
+                        {0, 0, "the tensor cores have nothing to do", kIdle}};
+  for (int i = 0; i < 5; ++i) {
     const double lx = 30 + (i % 2) * 600, y = ly + (i / 2) * 24;
     svg.rect(lx, y - 12, 28, 16, legend[i].fill, "#555555", 0.8);
     svg.text(lx + 38, y + 1, legend[i].label, 13);
