@@ -30,7 +30,7 @@ constexpr Tolerance kF16OutTolerance{2e-3, 1e-2};
 constexpr Tolerance kBf16OutTolerance{1.6e-2, 8e-2};
 
 std::size_t in_bytes() { return 2; }
-std::size_t out_bytes(OutputType out) { return out == OutputType::f32 ? 4 : 2; }
+std::size_t out_bytes(OutputType out) { return std::size_t(output_bytes(out)); }
 // A 16-bit output type as the 16-bit input type of the same format (for to_16bit, from_16bit).
 InputType as_16bit(OutputType out) { return out == OutputType::bf16 ? InputType::bf16 : InputType::f16; }
 

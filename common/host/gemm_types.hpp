@@ -18,6 +18,9 @@ enum class Layout { nn, nt, tn };
 enum class InputType { f32, f16, bf16, e4m3, e5m2 };
 enum class OutputType { f32, f16, bf16 };
 
+// Bytes of one element of C.
+inline int output_bytes(OutputType out) { return out == OutputType::f32 ? 4 : 2; }
+
 const char* to_string(Layout layout);
 const char* to_string(InputType type);
 const char* to_string(OutputType type);

@@ -5,7 +5,8 @@
 // promotion the tensor cores add into interval_sum, not into the accumulators: once the next
 // tile's first k-tile is issued, the accumulators still hold the last tile and nothing reads them
 // until that k-tile's products are added in. So the last tile is stored there, under the tensor
-// cores' work (epilogue_under_next_tile in mapping.hpp says where the registers allow it).
+// cores' work (epilogue_under_next_tile in mapping.hpp says where the registers allow it; for the
+// 192-column tile, only in a kernel compiled without the read-back path, kCopyEngineOnly).
 //
 // Roles: warpgroup 0 is the producer, one of its threads issues every copy; warpgroups 1.. are the
 // consumers, each multiplying 64 rows of the block tile. They hand the STAGES shared buffers to
@@ -207,7 +208,9 @@ __device__ __forceinline__ void store_run(Out* at, int col, const GemmShape& sha
 
 // --- The kernel ---------------------------------------------------------------------------------
 
-template <typename InA, typename InB, typename Out, int kConfig>
+// kCopyEngineOnly: compiled with the copy engine's store path alone (has_copy_engine_only_kernel),
+// for the problems where it stores C (launches_copy_engine_only_kernel).
+template <typename InA, typename InB, typename Out, int kConfig, bool kCopyEngineOnly>
 __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
     fp8_gemm(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
              const __grid_constant__ CUtensorMap c_map, GemmShape shape, float alpha, const float* scale_a,
@@ -314,7 +317,7 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
     // than between the tiles, where both consumers store and the tensor cores wait (step 19).
     // Only where the registers allow it (epilogue_under_next_tile); elsewhere the epilogue follows
     // the tile as in step 19.
-    constexpr bool kUnderNextTile = epilogue_under_next_tile(cfg, int(sizeof(Out)));
+    constexpr bool kUnderNextTile = epilogue_under_next_tile(cfg, int(sizeof(Out)), kCopyEngineOnly);
     int stage = 0, staging_half = 0;
     std::uint32_t phase = 0;
     // A stage is handed back to the producer of every block of the cluster (each wrote into it).
@@ -439,6 +442,8 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
       };
       if constexpr (decltype(only_by_copy_engine)::value) {
         store_tile(std::integral_constant<int, int(sizeof(Out))>{}, true);
+      } else if constexpr (sizeof(Out) == 2 && kCopyEngineOnly) {
+        store_tile(std::integral_constant<int, 2>{}, true);
       } else if constexpr (sizeof(Out) == 2) {
         if (store_with_tma) store_tile(std::integral_constant<int, 2>{}, store_with_tma);
         else store_tile(std::integral_constant<int, 4>{}, store_with_tma);
@@ -481,12 +486,18 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
 inline int config_index(const Config& c) { return gemm::index_of(kConfigs, c); }
 
 // Calls f(kernel) with the instance these types and params select: A e4m3 or e5m2 (--dtype), B
-// e4m3; C f32, f16 or bf16.
+// e4m3; C f32, f16 or bf16; for the configurations compiled twice, the one without the read-back
+// path where copy_engine_stores (the copy engine stores C: tma_stores_c).
 template <typename F>
-void with_kernel(gemm::InputType dtype, gemm::OutputType out, const gemm::Params& params, F&& f) {
+void with_kernel(gemm::InputType dtype, gemm::OutputType out, const gemm::Params& params, bool copy_engine_stores, F&& f) {
   gemm::dispatch_index<kConfigCount>(config_index(config_from(params)), [&](auto config) {
+    constexpr int kConfig = decltype(config)::value;
     auto with_out = [&](auto a_tag, auto out_tag) {
-      f(fp8_gemm<typename decltype(a_tag)::type, __nv_fp8_e4m3, typename decltype(out_tag)::type, decltype(config)::value>);
+      using InA = typename decltype(a_tag)::type;
+      using Out = typename decltype(out_tag)::type;
+      if constexpr (has_copy_engine_only_kernel(kConfigs[kConfig], int(sizeof(Out))))
+        if (copy_engine_stores) return f(fp8_gemm<InA, __nv_fp8_e4m3, Out, kConfig, true>);
+      f(fp8_gemm<InA, __nv_fp8_e4m3, Out, kConfig, false>);
     };
     auto with_a = [&](auto a_tag) {
       switch (out) {
@@ -500,11 +511,19 @@ void with_kernel(gemm::InputType dtype, gemm::OutputType out, const gemm::Params
   });
 }
 
-inline const void* kernel_for(const gemm::Params& params, gemm::Layout, gemm::InputType dtype, gemm::OutputType out) {
+// The instance a problem launches, its shared-memory limit raised.
+inline const void* kernel_for(const gemm::Params& params, gemm::InputType dtype, gemm::OutputType out, bool copy_engine_stores) {
   const void* function = nullptr;
-  with_kernel(dtype, out, params, [&](auto kernel) { function = reinterpret_cast<const void*>(kernel); });
+  with_kernel(dtype, out, params, copy_engine_stores, [&](auto kernel) { function = reinterpret_cast<const void*>(kernel); });
   gemm::allow_dynamic_shared(function, shared_bytes(config_from(params)));
   return function;
+}
+// The one the resource report names for a shape: the instance that shape launches with beta = 0
+// (the benchmarks' beta); with beta != 0 a configuration compiled twice launches its other one.
+inline const void* kernel_for(const GemmShape& shape, const gemm::Params& params, gemm::Layout, gemm::InputType dtype,
+                              gemm::OutputType out) {
+  return kernel_for(params, dtype, out,
+                    launches_copy_engine_only_kernel(config_from(params), shape, 0.0f, gemm::output_bytes(out)));
 }
 
 // The blocks of this configuration that can run at once on the current GPU, which the persistent
@@ -513,7 +532,7 @@ inline const void* kernel_for(const gemm::Params& params, gemm::Layout, gemm::In
 inline int resident_blocks(const Config& cfg) {
   const int sms = gemm::current_gpu().sms;
   if (cfg.cluster == 1) return sms;
-  const void* function = kernel_for(to_params(cfg), gemm::Layout::nt, gemm::InputType::e4m3, gemm::OutputType::f32);
+  const void* function = kernel_for(to_params(cfg), gemm::InputType::e4m3, gemm::OutputType::f32, false);
   return gemm::resident_blocks_in_clusters(function, launch_shape(GemmShape{sms * cfg.bm, cfg.bn, cfg.bk}, cfg, sms),
                                            cfg.cluster, config_index(cfg));
 }
@@ -543,8 +562,9 @@ void launch_kernel(void (*kernel)(CUtensorMap, CUtensorMap, CUtensorMap, GemmSha
 
 inline void launch(const gemm::TcProblem& p, const gemm::Params& params, cudaStream_t stream) {
   const Config cfg = config_from(params);
-  kernel_for(params, p.layout, p.dtype, p.out);
-  with_kernel(p.dtype, p.out, params, [&](auto kernel) { launch_kernel(kernel, p, cfg, stream); });
+  const bool copy_engine_stores = launches_copy_engine_only_kernel(cfg, p.shape, p.beta, gemm::output_bytes(p.out));
+  kernel_for(params, p.dtype, p.out, copy_engine_stores);
+  with_kernel(p.dtype, p.out, params, copy_engine_stores, [&](auto kernel) { launch_kernel(kernel, p, cfg, stream); });
   CUDA_CHECK_LAUNCH("fp8_gemm<<<...>>>");
 }
 

@@ -340,13 +340,24 @@ GEMM_HD bool whole_run(int col, const GemmShape& s) { return col + kRun <= s.n &
 // It takes promotion: then the tensor cores add into interval_sum, and the accumulators are free
 // from a tile's last promotion until the next tile's first. And it takes registers: both sets, the
 // first k-tile's wgmmas in flight and the epilogue's addresses at once. The 128 x 128 tile (64 + 64
-// accumulators) with 16-bit output staged for the copy engine has them; with the 192-column tile
-// (96 + 96), or with f32 slices, ptxas spilled or serialised the wgmmas (C7511), so those kernels
-// store after the tile, as step 19 does. In a kernel that has it, a tile goes under the next one
-// only where the copy engine stores C (tma_stores_c): the read-back path stages f32 and reads C.
-constexpr int kUnderNextTileMaxCols = 128;
-GEMM_HD constexpr bool epilogue_under_next_tile(const Config& c, int out_bytes) {
-  return c.promote > 0 && c.bn <= kUnderNextTileMaxCols && out_bytes == 2;
+// accumulators) with 16-bit output staged for the copy engine has them. The 192-column tile (96 +
+// 96) has them only in a kernel compiled without the read-back path (copy_engine_only: beta = 0
+// and C's rows 16-byte aligned, tma_stores_c); with that path compiled in as well, ptxas spilled or
+// serialised the wgmmas (C7511), and so it did with f32 slices in any tile. Those kernels store
+// after the tile, as step 19 does. In a kernel that has it, a tile goes under the next one only
+// where the copy engine stores C: the read-back path stages f32 and reads C.
+constexpr int kUnderNextTileMaxCols = 128;  // the widest tile that has the registers with both paths
+GEMM_HD constexpr bool epilogue_under_next_tile(const Config& c, int out_bytes, bool copy_engine_only) {
+  return c.promote > 0 && out_bytes == 2 && (c.bn <= kUnderNextTileMaxCols || copy_engine_only);
+}
+// The configurations and outputs compiled twice: with the copy engine's path alone, for the
+// problems it serves (where the epilogue goes under the next tile), and with both paths (after it).
+GEMM_HD constexpr bool has_copy_engine_only_kernel(const Config& c, int out_bytes) {
+  return epilogue_under_next_tile(c, out_bytes, true) && !epilogue_under_next_tile(c, out_bytes, false);
+}
+// Which of the two a problem launches.
+GEMM_HD bool launches_copy_engine_only_kernel(const Config& c, const GemmShape& s, float beta, int out_bytes) {
+  return has_copy_engine_only_kernel(c, out_bytes) && tma_stores_c(s, beta, out_bytes);
 }
 
 // --- The trace: one warp's memory instructions, in the kernel's order -----------------------------
