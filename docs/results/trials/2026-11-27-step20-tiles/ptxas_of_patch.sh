@@ -6,6 +6,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 [ "$1" != none ] && PATCH=$(realpath "$1")
 cd "$(git rev-parse --show-toplevel)"
 FILES="steps/20_overlapped_epilogue common/device/wgmma.cuh tools/gen_wgmma.py"
+git diff --quiet HEAD -- $FILES || { echo "ptxas_of_patch.sh: $FILES have uncommitted changes, which this script would overwrite; commit or stash them first" >&2; exit 2; }
 git checkout -q HEAD -- $FILES
 [ "$1" != none ] && git checkout -q b94f881 -- $FILES && git apply "$PATCH"
 [ -n "$3" ] && sed -i "$3" steps/20_overlapped_epilogue/mapping.hpp
