@@ -43,11 +43,11 @@ struct StepDescription {
   ParamsForShape params_for_shape;
 };
 
-// For a step whose kernel does not depend on the shape: `kernel_for(params, ...)` as the
-// description's `kernel` (StepDescription's or TcStepDescription's), which also passes the shape.
+// For a step whose kernel does not depend on the shape: `kernel_for(params)` as the description's
+// `kernel`, which also passes the shape (tensor-core steps: same_kernel_for_every_problem).
 template <typename KernelFor>
 auto same_kernel_for_every_shape(KernelFor kernel_for) {
-  return [kernel_for](const GemmShape&, const auto&... params_and_types) { return kernel_for(params_and_types...); };
+  return [kernel_for](const GemmShape&, const Params& params) { return kernel_for(params); };
 }
 
 // The default shapes when none are given: 1024, 2048, 4096 square.

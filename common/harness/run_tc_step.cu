@@ -180,7 +180,7 @@ class TcKindBase {
   std::function<const void*(const GemmShape&, const Params&)> kernel_of() const {
     if (!step_.kernel) return {};
     return [this](const GemmShape& s, const Params& params) {
-      return step_.kernel(s, params, o_.layout, o_.dtype, o_.out);
+      return step_.kernel(TcProblem{s, o_.alpha, o_.beta, o_.layout, o_.dtype, o_.out}, params);
     };
   }
   void on_device(const DeviceInfo&) {}

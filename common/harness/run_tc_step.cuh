@@ -34,10 +34,10 @@ struct TcStepDescription {
   std::function<std::string(const Params&)> check_params;
   std::function<LaunchShape(const GemmShape&, const Params&)> launch_shape;
   std::function<void(const TcProblem&, const Params&, cudaStream_t)> launch;
-  // The kernel this shape launches with these params and types, for the resource report (a step
-  // that compiles instances for kinds of shape, as step 14 for shapes of whole tiles, returns the
-  // shape's).
-  std::function<const void*(const GemmShape&, const Params&, Layout, InputType, OutputType)> kernel;
+  // The kernel this problem launches with these params, for the resource report: the problem as
+  // `launch` receives it, without its buffers (a step that compiles instances for kinds of shape,
+  // as step 14 for shapes of whole tiles, or for beta = 0, as step 20, returns the problem's).
+  std::function<const void*(const TcProblem&, const Params&)> kernel;
   // Optional: the tunables to run with when the command line sets none (--param fixes them), given
   // the defaults and the shared memory one block may have on this GPU (its opt-in limit), e.g. a
   // smaller configuration where the default's stages do not fit.
@@ -47,6 +47,15 @@ struct TcStepDescription {
   // defaults (after params_for_gpu) and the GPU's SM count.
   std::function<Params(const GemmShape&, Layout, const Params& defaults, int sms)> params_for_shape;
 };
+
+// For a tensor-core step whose kernel depends only on the params and the types:
+// `kernel_for(params, layout, dtype, out)` as the description's `kernel`.
+template <typename KernelFor>
+auto same_kernel_for_every_problem(KernelFor kernel_for) {
+  return [kernel_for](const TcProblem& problem, const Params& params) {
+    return kernel_for(params, problem.layout, problem.dtype, problem.out);
+  };
+}
 
 int run_tc_step(int argc, char** argv, const TcStepDescription& step);
 // The FP8 step (19): e4m3/e5m2 inputs with per-tensor scales, layout NT, cuBLASLt as the yardstick.

@@ -11,6 +11,6 @@ int main(int argc, char** argv) {
   step.check_params = gemm::params_rule(step12::kTunables, step12::config_rule);
   step.launch_shape = gemm::params_launch_shape(step12::kTunables, step12::launch_shape);
   step.launch = step12::launch;
-  step.kernel = gemm::same_kernel_for_every_shape(step12::kernel_for);
+  step.kernel = gemm::same_kernel_for_every_problem(step12::kernel_for);
   return gemm::run_tc_step(argc, argv, step);
 }

@@ -15,6 +15,6 @@ int main(int argc, char** argv) {
     return step13::to_params(step13::config_for_gpu(shared_limit));
   };
   step.launch = step13::launch;
-  step.kernel = gemm::same_kernel_for_every_shape(step13::kernel_for);
+  step.kernel = gemm::same_kernel_for_every_problem(step13::kernel_for);
   return gemm::run_tc_step(argc, argv, step);
 }

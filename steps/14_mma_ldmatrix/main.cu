@@ -21,6 +21,8 @@ int main(int argc, char** argv) {
     return step14::to_params(step14::config_for_shape(shape, sms, step14::config_from(defaults)));
   };
   step.launch = step14::launch;
-  step.kernel = step14::kernel_for;
+  step.kernel = [](const gemm::TcProblem& problem, const gemm::Params& params) {
+    return step14::kernel_for(problem.shape, params, problem.layout, problem.dtype, problem.out);
+  };
   return gemm::run_tc_step(argc, argv, step);
 }

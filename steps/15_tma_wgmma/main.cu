@@ -16,6 +16,6 @@ int main(int argc, char** argv) {
     return step15::launch_shape(shape, step15::config_from(params));
   };
   step.launch = step15::launch;
-  step.kernel = gemm::same_kernel_for_every_shape(step15::kernel_for);
+  step.kernel = gemm::same_kernel_for_every_problem(step15::kernel_for);
   return gemm::run_tc_step(argc, argv, step);
 }

@@ -17,6 +17,6 @@ int main(int argc, char** argv) {
     return step16::launch_shape(shape, step16::config_from(params));
   };
   step.launch = step16::launch;
-  step.kernel = gemm::same_kernel_for_every_shape(step16::kernel_for);
+  step.kernel = gemm::same_kernel_for_every_problem(step16::kernel_for);
   return gemm::run_tc_step(argc, argv, step);
 }

@@ -18,6 +18,6 @@ int main(int argc, char** argv) {
     return step17::launch_shape(shape, cfg, step17::resident_blocks(cfg));
   };
   step.launch = step17::launch;
-  step.kernel = gemm::same_kernel_for_every_shape(step17::kernel_for);
+  step.kernel = gemm::same_kernel_for_every_problem(step17::kernel_for);
   return gemm::run_tc_step(argc, argv, step);
 }

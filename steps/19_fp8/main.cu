@@ -16,7 +16,7 @@ int main(int argc, char** argv) {
     return step19::launch_shape(shape, cfg, step19::resident_blocks(cfg));
   };
   step.launch = step19::launch;
-  step.kernel = gemm::same_kernel_for_every_shape(step19::kernel_for);
+  step.kernel = gemm::same_kernel_for_every_problem(step19::kernel_for);
   // Without --param, the tile is chosen by shape: 128 x 128 where its rounds take less time
   // (mapping.hpp, config_for_shape).
   step.params_for_shape = [](const gemm::GemmShape& shape, gemm::Layout, const gemm::Params&, int sms) {

@@ -518,12 +518,10 @@ inline const void* kernel_for(const gemm::Params& params, gemm::InputType dtype,
   gemm::allow_dynamic_shared(function, shared_bytes(config_from(params)));
   return function;
 }
-// The one the resource report names for a shape: the instance that shape launches with beta = 0
-// (the benchmarks' beta); with beta != 0 a configuration compiled twice launches its other one.
-inline const void* kernel_for(const GemmShape& shape, const gemm::Params& params, gemm::Layout, gemm::InputType dtype,
-                              gemm::OutputType out) {
-  return kernel_for(params, dtype, out,
-                    launches_copy_engine_only_kernel(config_from(params), shape, 0.0f, gemm::output_bytes(out)));
+// The one a problem launches (its buffers unset), for the resource report.
+inline const void* kernel_for(const gemm::TcProblem& p, const gemm::Params& params) {
+  return kernel_for(params, p.dtype, p.out,
+                    launches_copy_engine_only_kernel(config_from(params), p.shape, p.beta, gemm::output_bytes(p.out)));
 }
 
 // The blocks of this configuration that can run at once on the current GPU, which the persistent

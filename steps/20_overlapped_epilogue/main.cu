@@ -16,9 +16,11 @@ int main(int argc, char** argv) {
     return step20::launch_shape(shape, cfg, step20::resident_blocks(cfg));
   };
   step.launch = step20::launch;
-  // The resource report names the instance each shape launches with beta = 0 (kernel.cuh, kernel_for).
-  step.kernel = [](const gemm::GemmShape& shape, const gemm::Params& params, gemm::Layout layout, gemm::InputType dtype,
-                   gemm::OutputType out) { return step20::kernel_for(shape, params, layout, dtype, out); };
+  // The resource report names the instance the problem launches: where the copy engine stores C,
+  // the one compiled without the read-back path (kernel.cuh, kernel_for).
+  step.kernel = [](const gemm::TcProblem& problem, const gemm::Params& params) {
+    return step20::kernel_for(problem, params);
+  };
   // Without --param, the tile is chosen by shape: 128 x 128 where its rounds take less time
   // (mapping.hpp, config_for_shape).
   step.params_for_shape = [](const gemm::GemmShape& shape, gemm::Layout, const gemm::Params&, int sms) {
