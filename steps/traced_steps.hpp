@@ -29,6 +29,7 @@
 #include "18_tma_store_epilogue/mapping.hpp"
 #include "19_fp8/mapping.hpp"
 #include "20_overlapped_epilogue/mapping.hpp"
+#include "21_uniform_datapath/mapping.hpp"
 #include "trace.hpp"
 #include "tunables.hpp"
 
@@ -213,6 +214,17 @@ inline std::vector<TracedProgram> traced_programs() {
   detail::add_tunables(list.back(), step20::kTunables, step20::kConfigs);
   list.back().params_for_shape = [](const GemmShape& shape, Layout, int sms) {
     return step20::to_params(step20::config_for_shape(shape, sms));
+  };
+  // Step 21 changes how the k-loop computes its wgmma descriptors, which are not memory
+  // instructions: its trace is step 20's.
+  list.push_back(list.back());
+  list.back().step = "21_uniform_datapath";
+  list.back().launch = [](const TraceProblem& p) { return step21::trace_launch_shape(p, step21::config_from(p.params)); };
+  list.back().trace = step21::trace_warp;
+  list.back().configs.clear();
+  detail::add_tunables(list.back(), step21::kTunables, step21::kConfigs);
+  list.back().params_for_shape = [](const GemmShape& shape, Layout, int sms) {
+    return step21::to_params(step21::config_for_shape(shape, sms));
   };
   return list;
 }

@@ -67,6 +67,8 @@ for _hopper_step in ("15_tma_wgmma", "16_warp_specialized", "17_persistent_clust
 GEMM_CASES_FOR["19_fp8"] = GEMM_CASES_FOR["18_tma_store_epilogue"]
 # Step 20 likewise: with f32 output it stores each tile after it, as step 19 does.
 GEMM_CASES_FOR["20_overlapped_epilogue"] = GEMM_CASES_FOR["18_tma_store_epilogue"]
+# Step 21 likewise: its change is not a memory instruction.
+GEMM_CASES_FOR["21_uniform_datapath"] = GEMM_CASES_FOR["18_tma_store_epilogue"]
 GEMM_TOLERANCE = 0.02
 # Arguments a step's profiled runs need so that they run what the model draws. Step 11 splits the
 # tiles of a partial last wave along k (a second kernel, not traced); at these small shapes every
@@ -75,7 +77,8 @@ GEMM_TOLERANCE = 0.02
 # (steps 10, 11, 14 and 18 would otherwise choose their tile by shape, smaller ones at these shapes).
 PROGRAM_ARGS = {"11_split_k_tail": ["--param", "SPLIT=0"],
                 # Step 19 writes bf16 by default; its trace is of f32 output, as step 18's.
-                "19_fp8": ["--out", "f32"], "20_overlapped_epilogue": ["--out", "f32"]}
+                "19_fp8": ["--out", "f32"], "20_overlapped_epilogue": ["--out", "f32"],
+                "21_uniform_datapath": ["--out", "f32"]}
 # Counters of a held program that are recorded but not held to the rule, each with the reason.
 COUNTERS_NOT_HELD = {
     "13_wmma_pipeline": {

@@ -55,6 +55,7 @@ TEST(Tunables, EveryStepsTableIsConsistent) {
   expect_table_consistent(step18::kTunables, step18::kConfigs);
   expect_table_consistent(step19::kTunables, step19::kConfigs);
   expect_table_consistent(step20::kTunables, step20::kConfigs);
+  expect_table_consistent(step21::kTunables, step21::kConfigs);
 }
 
 // The options of step 09 as main.cu listed them by hand before the table: names, order, defaults.
@@ -121,9 +122,11 @@ TEST(Tunables, RegistryEntriesFollowTheTables) {
       expect_entry_follows_table(program, step19::kTunables, step19::kConfigs);
     }
     if (program.step == "20_overlapped_epilogue") expect_entry_follows_table(program, step20::kTunables, step20::kConfigs);
+    if (program.step == "21_uniform_datapath") expect_entry_follows_table(program, step21::kTunables, step21::kConfigs);
   }
   EXPECT_EQ(checked, (std::set<std::string>{"15_tma_wgmma", "16_warp_specialized", "17_persistent_clusters",
-                                            "18_tma_store_epilogue", "19_fp8", "20_overlapped_epilogue"}));
+                                            "18_tma_store_epilogue", "19_fp8", "20_overlapped_epilogue",
+                                            "21_uniform_datapath"}));
 }
 
 }  // namespace

@@ -1,0 +1,151 @@
+// Step 21, FP8 with the k-loop's addresses in the uniform datapath: step 20's mapping with one rule
+// added, which kernels compute their wgmma descriptors once and move them by offsets
+// (uniform_addresses). The rule, and the descriptor arithmetic it rests on, are checked here;
+// everything else must be step 20's, which test_mapping_20.cpp checks.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "../../steps/20_overlapped_epilogue/mapping.hpp"
+#include "../../steps/21_uniform_datapath/mapping.hpp"
+
+namespace {
+
+using gemm::GemmShape;
+using gemm::Layout;
+
+std::string name(const step21::Config& c) {
+  return std::to_string(c.bm) + "x" + std::to_string(c.bn) + " stages " + std::to_string(c.stages) + " promote " +
+         std::to_string(c.promote);
+}
+
+bool same(const step20::Config& a, const step21::Config& b) {
+  return a.bm == b.bm && a.bn == b.bn && a.bk == b.bk && a.stages == b.stages && a.group_m == b.group_m &&
+         a.cluster == b.cluster && a.promote == b.promote;
+}
+
+}  // namespace
+
+// Moving a descriptor is adding: for every compiled configuration, stage, consumer and k-step, and
+// any 1024-byte-aligned start of the stages inside the shared memory a block may have, the
+// descriptor the kernel adds up (stage 0's plus the offsets >> 4) is the one step 20 builds from the
+// address.
+TEST(Mapping21, DescriptorMovedByAnOffsetIsTheDescriptorOfTheAddress) {
+  const step21::Descriptor strides = step21::descriptor_strides();
+  for (const step21::Config& c : step21::kConfigs)
+    for (std::uint32_t stage0 = 0; stage0 + step21::shared_bytes(c) <= std::uint32_t(step21::kMaxSharedBytes) + 1024;
+         stage0 += step21::kSwizzleAtomBytes) {
+      const std::uint64_t b_stage0 = step21::wgmma_descriptor(stage0 + step21::a_tile_bytes(c), strides);
+      for (int stage = 0; stage < c.stages; ++stage)
+        for (int consumer = 0; consumer < step21::consumers(c); ++consumer) {
+          const std::uint64_t a_stage0 = step21::wgmma_descriptor(stage0 + step21::operand_offset(consumer, 0), strides);
+          const std::uint32_t a_tile = stage0 + std::uint32_t(stage * step21::stage_bytes(c));
+          for (int kk = 0; kk < c.bk / step21::kWgmmaK; ++kk) {
+            const std::uint64_t at = std::uint64_t(stage) * std::uint64_t(step21::stage_bytes(c) >> 4) +
+                                     std::uint64_t(step21::operand_offset(0, kk) >> 4);
+            ASSERT_EQ(a_stage0 + at, step21::wgmma_descriptor(a_tile + step21::operand_offset(consumer, kk), strides))
+                << name(c) << " stage0 " << stage0 << " stage " << stage << " consumer " << consumer << " kk " << kk;
+            ASSERT_EQ(b_stage0 + at,
+                      step21::wgmma_descriptor(a_tile + step21::a_tile_bytes(c) + step21::operand_offset(0, kk), strides))
+                << name(c) << " stage0 " << stage0 << " stage " << stage << " kk " << kk;
+          }
+        }
+    }
+}
+
+// Which kernels have the change: all but the promoted tiles wider than 128 columns compiled with
+// both store paths (no room: ptxas serialised their wgmmas) and the 128 x 128 tile's kernels that
+// store under the next tile (slower with it).
+TEST(Mapping21, UniformAddressesWhereThereIsRoomAndItIsFaster) {
+  int with_it = 0, kernels = 0;
+  for (const step21::Config& c : step21::kConfigs)
+    for (const int out_bytes : {2, 4})
+      for (const bool copy_engine_only : {false, true}) {
+        if (copy_engine_only && !step21::has_copy_engine_only_kernel(c, out_bytes)) continue;  // not compiled
+        const bool no_room = c.promote > 0 && c.bn > 128 && !copy_engine_only;
+        const bool slower = c.bn <= 128 && step21::epilogue_under_next_tile(c, out_bytes, copy_engine_only);
+        EXPECT_EQ(step21::uniform_addresses(c, out_bytes, copy_engine_only), !no_room && !slower)
+            << name(c) << " out " << out_bytes << (copy_engine_only ? " copy engine only" : "");
+        with_it += step21::uniform_addresses(c, out_bytes, copy_engine_only);
+        ++kernels;
+      }
+  // Compiled per input and output type: 4 configurations x (16-bit, f32) + the 2 promoted 192-column
+  // tiles' copy-engine-only 16-bit kernels = 10 kinds; with the change: the unpromoted 192-column tile
+  // (both outputs), the two copy-engine-only kernels, and the 128 x 128 tile with f32 output.
+  EXPECT_EQ(kernels, 10);
+  EXPECT_EQ(with_it, 5);
+  const step21::Config& wide = step21::kConfigs[0];
+  const step21::Config& square = step21::kConfigs[step21::kSquareTileConfig];
+  EXPECT_TRUE(step21::uniform_addresses(wide, 2, true)) << "8192^3, 16-bit output, beta = 0";
+  EXPECT_FALSE(step21::uniform_addresses(wide, 2, false)) << "the 192-column tile with both store paths";
+  EXPECT_FALSE(step21::uniform_addresses(wide, 4, false)) << "f32 output: both store paths";
+  EXPECT_TRUE(step21::uniform_addresses(square, 4, false)) << "4096^3, f32 output";
+  EXPECT_FALSE(step21::uniform_addresses(square, 2, false)) << "4096^3, 16-bit output: under the next tile";
+  EXPECT_TRUE(step21::uniform_addresses(step21::kConfigs[1], 2, false)) << "without promotion: room";
+}
+
+// Nothing else changes: the compiled configurations and their rules (step 20's included), the tile
+// by shape, the persistent order and launch, and the trace (the change is not a memory instruction).
+TEST(Mapping21, EverythingElseIsStep20s) {
+  ASSERT_EQ(step21::kConfigCount, step20::kConfigCount);
+  for (int i = 0; i < step21::kConfigCount; ++i) {
+    const step20::Config& c20 = step20::kConfigs[i];
+    const step21::Config& c21 = step21::kConfigs[i];
+    EXPECT_TRUE(same(c20, c21)) << name(c21);
+    EXPECT_STREQ(step21::config_rule(c21), "");
+    for (const int out_bytes : {2, 4})
+      for (const bool copy_engine_only : {false, true}) {
+        EXPECT_EQ(step20::epilogue_under_next_tile(c20, out_bytes, copy_engine_only),
+                  step21::epilogue_under_next_tile(c21, out_bytes, copy_engine_only));
+        EXPECT_EQ(step20::has_copy_engine_only_kernel(c20, out_bytes), step21::has_copy_engine_only_kernel(c21, out_bytes));
+      }
+  }
+  EXPECT_EQ(step21::kSquareTileConfig, step20::kSquareTileConfig);
+  const std::vector<GemmShape> shapes = {{4096, 4096, 4096}, {8192, 8192, 8192}, {1000, 1000, 1008},
+                                         {4088, 4104, 4096}, {264, 232, 128},    {6144, 6144, 6144}};
+  for (const int sms : {132, 114, 16})
+    for (const GemmShape& s : shapes) {
+      EXPECT_TRUE(same(step20::config_for_shape(s, sms), step21::config_for_shape(s, sms))) << s.m << "x" << s.n;
+      for (int i = 0; i < step21::kConfigCount; ++i) {
+        const step20::Config& c20 = step20::kConfigs[i];
+        const step21::Config& c21 = step21::kConfigs[i];
+        EXPECT_EQ(step20::launch_shape(s, c20, sms).grid.x, step21::launch_shape(s, c21, sms).grid.x);
+        EXPECT_EQ(step20::shared_bytes(c20), step21::shared_bytes(c21));
+        for (const float beta : {0.0f, 0.5f})
+          EXPECT_EQ(step20::launches_copy_engine_only_kernel(c20, s, beta, 2),
+                    step21::launches_copy_engine_only_kernel(c21, s, beta, 2));
+        for (int u = 0; u < step21::units(s, c21); u += 7)
+          for (int rank = 0; rank < c21.cluster; ++rank) {
+            EXPECT_EQ(step20::tile_at(u, rank, s, c20).m, step21::tile_at(u, rank, s, c21).m);
+            EXPECT_EQ(step20::tile_at(u, rank, s, c20).n, step21::tile_at(u, rank, s, c21).n);
+          }
+      }
+    }
+  // The traces, instruction by instruction and lane by lane, with C stored by the copy engine
+  // (beta = 0) and read back (beta != 0, and rows not 16-byte aligned).
+  for (const auto& [shape, beta] : std::vector<std::pair<GemmShape, float>>{
+           {{136, 100, 128}, 0.0f}, {{136, 102, 128}, 0.0f}, {{264, 232, 32}, 0.5f}}) {
+    gemm::TraceProblem problem;
+    problem.shape = shape;
+    problem.layout = Layout::nt;
+    problem.beta = beta;
+    for (int i = 0; i < step21::kConfigCount; ++i) {
+      problem.params = step21::to_params(step21::kConfigs[i]);
+      const gemm::LaunchShape launch = step21::trace_launch_shape(problem, step21::kConfigs[i]);
+      for (int x = 0; x < launch.grid.x; ++x)
+        for (int warp = 0; warp < launch.block.x / 32; ++warp) {
+          std::vector<gemm::TraceInstruction> from20, from21;
+          step20::trace_warp(problem, {x, 0, 0}, warp, [&](const gemm::TraceInstruction& t) { from20.push_back(t); });
+          step21::trace_warp(problem, {x, 0, 0}, warp, [&](const gemm::TraceInstruction& t) { from21.push_back(t); });
+          ASSERT_EQ(from20.size(), from21.size()) << name(step21::kConfigs[i]) << " block " << x << " warp " << warp;
+          for (size_t n = 0; n < from20.size(); ++n) {
+            EXPECT_STREQ(from20[n].label, from21[n].label);
+            EXPECT_EQ(from20[n].iteration, from21[n].iteration);
+            EXPECT_EQ(from20[n].access.active, from21[n].access.active);
+            EXPECT_EQ(from20[n].access.address, from21[n].access.address);
+          }
+        }
+    }
+  }
+}
