@@ -433,4 +433,41 @@ void expect_copy_engine_path_counts() {
   EXPECT_EQ(totals.global_load_sectors, consumer_warps * Step::kScaleLoads);
 }
 
+
+// Two steps' traces of one problem are the same, instruction by instruction and lane by lane, in
+// every block and warp of the launch (a step whose change is not a memory instruction keeps the
+// trace of the step before: test_mapping_20.cpp, test_mapping_21.cpp). trace_before and
+// trace_after are (problem, block, warp, sink) callables, the steps' trace_warp.
+template <typename TraceBefore, typename TraceAfter>
+void expect_same_trace(const TraceProblem& problem, const LaunchShape& launch, TraceBefore trace_before,
+                       TraceAfter trace_after, const std::string& label) {
+  for (int x = 0; x < launch.grid.x; ++x)
+    for (int warp = 0; warp < launch.block.x / 32; ++warp) {
+      std::vector<TraceInstruction> before, after;
+      trace_before(problem, {x, 0, 0}, warp, [&](const TraceInstruction& t) { before.push_back(t); });
+      trace_after(problem, {x, 0, 0}, warp, [&](const TraceInstruction& t) { after.push_back(t); });
+      ASSERT_EQ(before.size(), after.size()) << label << " block " << x << " warp " << warp;
+      for (size_t n = 0; n < before.size(); ++n) {
+        EXPECT_STREQ(before[n].label, after[n].label);
+        EXPECT_EQ(before[n].iteration, after[n].iteration);
+        EXPECT_EQ(before[n].access.active, after[n].access.active);
+        EXPECT_EQ(before[n].access.address, after[n].access.address);
+      }
+    }
+}
+
+
+// The FP8 steps' configurations (steps 19-21: the same fields), named for a failure message, and
+// compared field by field across two steps.
+template <typename Config>
+std::string config_name(const Config& c) {
+  return std::to_string(c.bm) + "x" + std::to_string(c.bn) + " stages " + std::to_string(c.stages) + " promote " +
+         std::to_string(c.promote);
+}
+template <typename ConfigA, typename ConfigB>
+bool same_config(const ConfigA& a, const ConfigB& b) {
+  return a.bm == b.bm && a.bn == b.bn && a.bk == b.bk && a.stages == b.stages && a.group_m == b.group_m &&
+         a.cluster == b.cluster && a.promote == b.promote;
+}
+
 }  // namespace gemm::hopper_testing

@@ -9,21 +9,15 @@
 
 #include "../../steps/19_fp8/mapping.hpp"
 #include "../../steps/20_overlapped_epilogue/mapping.hpp"
+#include "hopper_checks.hpp"
 
 namespace {
 
 using gemm::GemmShape;
 using gemm::Layout;
 
-std::string name(const step20::Config& c) {
-  return std::to_string(c.bm) + "x" + std::to_string(c.bn) + " stages " + std::to_string(c.stages) + " promote " +
-         std::to_string(c.promote);
-}
-
-bool same(const step19::Config& a, const step20::Config& b) {
-  return a.bm == b.bm && a.bn == b.bn && a.bk == b.bk && a.stages == b.stages && a.group_m == b.group_m &&
-         a.cluster == b.cluster && a.promote == b.promote;
-}
+using gemm::hopper_testing::config_name;
+using gemm::hopper_testing::same_config;
 
 }  // namespace
 
@@ -38,7 +32,7 @@ TEST(Mapping20, EpilogueUnderNextTileWhereTheRegistersAllowIt) {
       for (const bool copy_engine_only : {false, true}) {
         const bool expected = c.promote > 0 && out_bytes == 2 && (c.bn <= 128 || copy_engine_only);
         EXPECT_EQ(step20::epilogue_under_next_tile(c, out_bytes, copy_engine_only), expected)
-            << name(c) << " out " << out_bytes << (copy_engine_only ? " copy engine only" : "");
+            << config_name(c) << " out " << out_bytes << (copy_engine_only ? " copy engine only" : "");
         kernels_with_it += expected && (copy_engine_only == step20::has_copy_engine_only_kernel(c, out_bytes));
         compiled_twice += copy_engine_only && step20::has_copy_engine_only_kernel(c, out_bytes);
       }
@@ -75,7 +69,7 @@ TEST(Mapping20, EpilogueUnderNextTileWhereTheRegistersAllowIt) {
 TEST(Mapping20, EverythingElseIsStep19s) {
   ASSERT_EQ(step20::kConfigCount, step19::kConfigCount);
   for (int i = 0; i < step20::kConfigCount; ++i) {
-    EXPECT_TRUE(same(step19::kConfigs[i], step20::kConfigs[i])) << name(step20::kConfigs[i]);
+    EXPECT_TRUE(same_config(step19::kConfigs[i], step20::kConfigs[i])) << config_name(step20::kConfigs[i]);
     EXPECT_STREQ(step20::config_rule(step20::kConfigs[i]), "");
   }
   EXPECT_EQ(step20::kSquareTileConfig, step19::kSquareTileConfig);
@@ -83,7 +77,7 @@ TEST(Mapping20, EverythingElseIsStep19s) {
                                          {4088, 4104, 4096}, {264, 232, 128},    {6144, 6144, 6144}};
   for (const int sms : {132, 114, 16})
     for (const GemmShape& s : shapes) {
-      EXPECT_TRUE(same(step19::config_for_shape(s, sms), step20::config_for_shape(s, sms))) << s.m << "x" << s.n;
+      EXPECT_TRUE(same_config(step19::config_for_shape(s, sms), step20::config_for_shape(s, sms))) << s.m << "x" << s.n;
       for (int i = 0; i < step20::kConfigCount; ++i) {
         const step19::Config& c19 = step19::kConfigs[i];
         const step20::Config& c20 = step20::kConfigs[i];
@@ -106,20 +100,8 @@ TEST(Mapping20, EverythingElseIsStep19s) {
     problem.beta = beta;
     for (int i = 0; i < step20::kConfigCount; ++i) {
       problem.params = step20::to_params(step20::kConfigs[i]);
-      const gemm::LaunchShape launch = step20::trace_launch_shape(problem, step20::kConfigs[i]);
-      for (int x = 0; x < launch.grid.x; ++x)
-        for (int warp = 0; warp < launch.block.x / 32; ++warp) {
-          std::vector<gemm::TraceInstruction> from19, from20;
-          step19::trace_warp(problem, {x, 0, 0}, warp, [&](const gemm::TraceInstruction& t) { from19.push_back(t); });
-          step20::trace_warp(problem, {x, 0, 0}, warp, [&](const gemm::TraceInstruction& t) { from20.push_back(t); });
-          ASSERT_EQ(from19.size(), from20.size()) << name(step20::kConfigs[i]) << " block " << x << " warp " << warp;
-          for (size_t n = 0; n < from19.size(); ++n) {
-            EXPECT_STREQ(from19[n].label, from20[n].label);
-            EXPECT_EQ(from19[n].iteration, from20[n].iteration);
-            EXPECT_EQ(from19[n].access.active, from20[n].access.active);
-            EXPECT_EQ(from19[n].access.address, from20[n].access.address);
-          }
-        }
+      gemm::hopper_testing::expect_same_trace(problem, step20::trace_launch_shape(problem, step20::kConfigs[i]),
+                                              step19::trace_warp, step20::trace_warp, config_name(step20::kConfigs[i]));
     }
   }
 }

@@ -9,21 +9,15 @@
 
 #include "../../steps/20_overlapped_epilogue/mapping.hpp"
 #include "../../steps/21_uniform_datapath/mapping.hpp"
+#include "hopper_checks.hpp"
 
 namespace {
 
 using gemm::GemmShape;
 using gemm::Layout;
 
-std::string name(const step21::Config& c) {
-  return std::to_string(c.bm) + "x" + std::to_string(c.bn) + " stages " + std::to_string(c.stages) + " promote " +
-         std::to_string(c.promote);
-}
-
-bool same(const step20::Config& a, const step21::Config& b) {
-  return a.bm == b.bm && a.bn == b.bn && a.bk == b.bk && a.stages == b.stages && a.group_m == b.group_m &&
-         a.cluster == b.cluster && a.promote == b.promote;
-}
+using gemm::hopper_testing::config_name;
+using gemm::hopper_testing::same_config;
 
 }  // namespace
 
@@ -45,10 +39,10 @@ TEST(Mapping21, DescriptorMovedByAnOffsetIsTheDescriptorOfTheAddress) {
             const std::uint64_t at = std::uint64_t(stage) * std::uint64_t(step21::stage_bytes(c) >> 4) +
                                      std::uint64_t(step21::operand_offset(0, kk) >> 4);
             ASSERT_EQ(a_stage0 + at, step21::wgmma_descriptor(a_tile + step21::operand_offset(consumer, kk), strides))
-                << name(c) << " stage0 " << stage0 << " stage " << stage << " consumer " << consumer << " kk " << kk;
+                << config_name(c) << " stage0 " << stage0 << " stage " << stage << " consumer " << consumer << " kk " << kk;
             ASSERT_EQ(b_stage0 + at,
                       step21::wgmma_descriptor(a_tile + step21::a_tile_bytes(c) + step21::operand_offset(0, kk), strides))
-                << name(c) << " stage0 " << stage0 << " stage " << stage << " kk " << kk;
+                << config_name(c) << " stage0 " << stage0 << " stage " << stage << " kk " << kk;
           }
         }
     }
@@ -66,7 +60,7 @@ TEST(Mapping21, UniformAddressesWhereThereIsRoomAndItIsFaster) {
         const bool no_room = c.promote > 0 && c.bn > 128 && !copy_engine_only;
         const bool slower = c.bn <= 128 && step21::epilogue_under_next_tile(c, out_bytes, copy_engine_only);
         EXPECT_EQ(step21::uniform_addresses(c, out_bytes, copy_engine_only), !no_room && !slower)
-            << name(c) << " out " << out_bytes << (copy_engine_only ? " copy engine only" : "");
+            << config_name(c) << " out " << out_bytes << (copy_engine_only ? " copy engine only" : "");
         with_it += step21::uniform_addresses(c, out_bytes, copy_engine_only);
         ++kernels;
       }
@@ -92,7 +86,7 @@ TEST(Mapping21, EverythingElseIsStep20s) {
   for (int i = 0; i < step21::kConfigCount; ++i) {
     const step20::Config& c20 = step20::kConfigs[i];
     const step21::Config& c21 = step21::kConfigs[i];
-    EXPECT_TRUE(same(c20, c21)) << name(c21);
+    EXPECT_TRUE(same_config(c20, c21)) << config_name(c21);
     EXPECT_STREQ(step21::config_rule(c21), "");
     for (const int out_bytes : {2, 4})
       for (const bool copy_engine_only : {false, true}) {
@@ -106,7 +100,7 @@ TEST(Mapping21, EverythingElseIsStep20s) {
                                          {4088, 4104, 4096}, {264, 232, 128},    {6144, 6144, 6144}};
   for (const int sms : {132, 114, 16})
     for (const GemmShape& s : shapes) {
-      EXPECT_TRUE(same(step20::config_for_shape(s, sms), step21::config_for_shape(s, sms))) << s.m << "x" << s.n;
+      EXPECT_TRUE(same_config(step20::config_for_shape(s, sms), step21::config_for_shape(s, sms))) << s.m << "x" << s.n;
       for (int i = 0; i < step21::kConfigCount; ++i) {
         const step20::Config& c20 = step20::kConfigs[i];
         const step21::Config& c21 = step21::kConfigs[i];
@@ -132,20 +126,8 @@ TEST(Mapping21, EverythingElseIsStep20s) {
     problem.beta = beta;
     for (int i = 0; i < step21::kConfigCount; ++i) {
       problem.params = step21::to_params(step21::kConfigs[i]);
-      const gemm::LaunchShape launch = step21::trace_launch_shape(problem, step21::kConfigs[i]);
-      for (int x = 0; x < launch.grid.x; ++x)
-        for (int warp = 0; warp < launch.block.x / 32; ++warp) {
-          std::vector<gemm::TraceInstruction> from20, from21;
-          step20::trace_warp(problem, {x, 0, 0}, warp, [&](const gemm::TraceInstruction& t) { from20.push_back(t); });
-          step21::trace_warp(problem, {x, 0, 0}, warp, [&](const gemm::TraceInstruction& t) { from21.push_back(t); });
-          ASSERT_EQ(from20.size(), from21.size()) << name(step21::kConfigs[i]) << " block " << x << " warp " << warp;
-          for (size_t n = 0; n < from20.size(); ++n) {
-            EXPECT_STREQ(from20[n].label, from21[n].label);
-            EXPECT_EQ(from20[n].iteration, from21[n].iteration);
-            EXPECT_EQ(from20[n].access.active, from21[n].access.active);
-            EXPECT_EQ(from20[n].access.address, from21[n].access.address);
-          }
-        }
+      gemm::hopper_testing::expect_same_trace(problem, step21::trace_launch_shape(problem, step21::kConfigs[i]),
+                                              step20::trace_warp, step21::trace_warp, config_name(step21::kConfigs[i]));
     }
   }
 }
