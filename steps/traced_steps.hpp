@@ -30,6 +30,7 @@
 #include "19_fp8/mapping.hpp"
 #include "20_overlapped_epilogue/mapping.hpp"
 #include "21_uniform_datapath/mapping.hpp"
+#include "22_tile_width/mapping.hpp"
 #include "trace.hpp"
 #include "tunables.hpp"
 
@@ -225,6 +226,17 @@ inline std::vector<TracedProgram> traced_programs() {
   detail::add_tunables(list.back(), step21::kTunables, step21::kConfigs);
   list.back().params_for_shape = [](const GemmShape& shape, Layout, int sms) {
     return step21::to_params(step21::config_for_shape(shape, sms));
+  };
+  // Step 22 adds a tile and chooses among three by shape; with f32 output its tiles store after
+  // each tile, as step 21's do, the 176-column one with slices that end at its edge.
+  list.push_back(list.back());
+  list.back().step = "22_tile_width";
+  list.back().launch = [](const TraceProblem& p) { return step22::trace_launch_shape(p, step22::config_from(p.params)); };
+  list.back().trace = step22::trace_warp;
+  list.back().configs.clear();
+  detail::add_tunables(list.back(), step22::kTunables, step22::kConfigs);
+  list.back().params_for_shape = [](const GemmShape& shape, Layout, int sms) {
+    return step22::to_params(step22::config_for_shape(shape, sms));
   };
   return list;
 }

@@ -36,16 +36,16 @@ ALIGNED_ROWS = {"13", "14", "15", "16", "17", "18"}
 ALIGNED_ROWS_SHAPES = "1024,2048,4096,8192,1000x1000x1000,4088x4104x4096,4095x4097x4093"
 # Step 18 chooses its tile by shape (config_for_shape): two mid sizes where that choice decides.
 MID_SHAPES = {"18": "1536,3072"}
-# The FP8 steps (19-21): layout NT only (FP8 wgmma reads K-major operands); their kernels take K a
+# The FP8 steps (19-22): layout NT only (FP8 wgmma reads K-major operands); their kernels take K a
 # multiple of 16, so the ragged shape keeps K so and one more runs the general path. Each run is
 # (arguments, variant): e4m3 with every output, e5m2 x e4m3, and for step 19 e4m3 -> bf16 without
-# promotion (variant "no-promotion": what promotion costs; steps 20 and 21 change nothing there).
-FP8 = {"19", "20", "21"}
+# promotion (variant "no-promotion": what promotion costs; steps 20-22 change nothing there).
+FP8 = {"19", "20", "21", "22"}
 FP8_SHAPES = "1024,2048,4096,6144,8192,1000x1000x1008,4088x4104x4096,4095x4097x4093"
 FP8_RUNS = ([(["--dtype", "e4m3", "--out", out], "") for out in ("bf16", "f16", "f32")] +
             [(["--dtype", "e5m2", "--out", "bf16"], "")])
 FP8_RUNS_OF = {"19": FP8_RUNS + [(["--dtype", "e4m3", "--out", "bf16", "--param", "PROMOTE=0"], "no-promotion")],
-               "20": FP8_RUNS, "21": FP8_RUNS}
+               "20": FP8_RUNS, "21": FP8_RUNS, "22": FP8_RUNS}
 TENSOR_CORE_RUNS = ([["--layout", layout, "--dtype", dtype, "--out", "f32"] for dtype in ("f16", "bf16")
                      for layout in ("nn", "nt", "tn")] +
                     [["--layout", "nn", "--dtype", dtype, "--out", dtype] for dtype in ("f16", "bf16")])

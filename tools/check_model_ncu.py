@@ -69,6 +69,8 @@ GEMM_CASES_FOR["19_fp8"] = GEMM_CASES_FOR["18_tma_store_epilogue"]
 GEMM_CASES_FOR["20_overlapped_epilogue"] = GEMM_CASES_FOR["18_tma_store_epilogue"]
 # Step 21 likewise: its change is not a memory instruction.
 GEMM_CASES_FOR["21_uniform_datapath"] = GEMM_CASES_FOR["18_tma_store_epilogue"]
+# Step 22 likewise (--defaults: the 192-column tile at these shapes, as the trace's).
+GEMM_CASES_FOR["22_tile_width"] = GEMM_CASES_FOR["18_tma_store_epilogue"]
 GEMM_TOLERANCE = 0.02
 # Arguments a step's profiled runs need so that they run what the model draws. Step 11 splits the
 # tiles of a partial last wave along k (a second kernel, not traced); at these small shapes every
@@ -78,7 +80,7 @@ GEMM_TOLERANCE = 0.02
 PROGRAM_ARGS = {"11_split_k_tail": ["--param", "SPLIT=0"],
                 # Step 19 writes bf16 by default; its trace is of f32 output, as step 18's.
                 "19_fp8": ["--out", "f32"], "20_overlapped_epilogue": ["--out", "f32"],
-                "21_uniform_datapath": ["--out", "f32"]}
+                "21_uniform_datapath": ["--out", "f32"], "22_tile_width": ["--out", "f32"]}
 # Counters of a held program that are recorded but not held to the rule, each with the reason.
 COUNTERS_NOT_HELD = {
     "13_wmma_pipeline": {

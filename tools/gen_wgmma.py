@@ -9,8 +9,8 @@ The FP8 forms (m64nNk32, step 19) take no transpose bits: FP8 wgmma reads K-majo
 """
 N_SIZES = (64, 128, 192, 256)
 TYPES = (("__half", "f16"), ("__nv_bfloat16", "bf16"))
-# The FP8 step's n: its tiles (64 for a narrow tile, 128, 192).
-FP8_N_SIZES = (64, 128, 192)
+# The FP8 steps' n: their tiles (64 for a narrow tile, 128, 176 (step 22), 192).
+FP8_N_SIZES = (64, 128, 176, 192)
 # FP8 (A, B) pairs: e4m3 x e4m3, and e5m2 x e4m3 (a gradient times a weight, as in a backward pass).
 FP8_TYPES = ((("__nv_fp8_e4m3", "e4m3"), ("__nv_fp8_e4m3", "e4m3")), (("__nv_fp8_e5m2", "e5m2"), ("__nv_fp8_e4m3", "e4m3")))
 

@@ -56,6 +56,7 @@ TEST(Tunables, EveryStepsTableIsConsistent) {
   expect_table_consistent(step19::kTunables, step19::kConfigs);
   expect_table_consistent(step20::kTunables, step20::kConfigs);
   expect_table_consistent(step21::kTunables, step21::kConfigs);
+  expect_table_consistent(step22::kTunables, step22::kConfigs);
 }
 
 // The options of step 09 as main.cu listed them by hand before the table: names, order, defaults.
@@ -123,10 +124,11 @@ TEST(Tunables, RegistryEntriesFollowTheTables) {
     }
     if (program.step == "20_overlapped_epilogue") expect_entry_follows_table(program, step20::kTunables, step20::kConfigs);
     if (program.step == "21_uniform_datapath") expect_entry_follows_table(program, step21::kTunables, step21::kConfigs);
+    if (program.step == "22_tile_width") expect_entry_follows_table(program, step22::kTunables, step22::kConfigs);
   }
   EXPECT_EQ(checked, (std::set<std::string>{"15_tma_wgmma", "16_warp_specialized", "17_persistent_clusters",
                                             "18_tma_store_epilogue", "19_fp8", "20_overlapped_epilogue",
-                                            "21_uniform_datapath"}));
+                                            "21_uniform_datapath", "22_tile_width"}));
 }
 
 }  // namespace

@@ -1,0 +1,591 @@
+// Step 22, FP8 with a tile width fitted to the shape: step 21's kernel (C = alpha * scale_a *
+// scale_b * A*B + beta*C, e4m3 or e5m2 times e4m3, promotion every PROMOTE k-tiles, output f32,
+// f16 or bf16; sm_90a; the epilogue under the next tile where epilogue_under_next_tile holds, the
+// k-loop's addresses in uniform registers where uniform_addresses does), compiled for one more
+// tile, 128 x 176 (mapping.hpp, kConfigs and config_for_shape). At 4096^3 it takes the 192-column
+// tile's 6 rounds with 8% fewer columns, and the 128 x 128 tile's 8 rounds cost more. What the
+// kernel needs for it: wgmma with n = 176 (common/device/wgmma.cuh), and slices of C that end at the
+// tile's edge (slice_count, slice_first_col: 176 is not a multiple of a slice's 64 or 32 columns).
+// The 16-bit kernel compiled beside the copy-engine-only one keeps only the read-back path, which
+// is all it runs (read_back_only): without the other path, ptxas has the registers.
+//
+// Roles: warpgroup 0 is the producer, one of its threads issues every copy; warpgroups 1.. are the
+// consumers, each multiplying 64 rows of the block tile. They hand the STAGES shared buffers to
+// each other through two mbarriers per stage: "full" (the copy engine's bytes have landed) and
+// "empty" (every consumer warp is done reading). Each block loops over tiles (tile_at) until none
+// is left, so the producer fetches the next tile while the consumers write the last one. With
+// CLUSTER = 2, two blocks on tiles one above the other share B: each copies half of B's boxes into
+// both (TMA multicast), and a stage is free only when the consumers of both have read it.
+#pragma once
+
+#include <cuda.h>
+#include <cudaTypedefs.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_fp8.h>
+
+#include <cstdint>
+#include <type_traits>
+
+#include "cuda_check.cuh"
+#include "dispatch.hpp"
+#include "gpu.cuh"
+#include "mapping.hpp"
+#include "output_types.cuh"
+#include "run_tc_step.cuh"
+#include "tc_dispatch.cuh"
+#include "tma_host.cuh"
+#include "wgmma.cuh"
+
+namespace step22 {
+
+// Registers per thread after the roles are set (setmaxnreg): the producer needs few, and gives
+// them to the consumers, whose 64 x BN accumulators take BN / 2 registers per thread, twice that
+// with promotion (96 + 96 at BN = 192). setmaxnreg moves registers within the block's own
+// allocation (what __launch_bounds__(threads, 1) allowed each thread at the start, in steps of 8):
+// a consumer may take only what the producer gave back, or its setmaxnreg.inc waits for ever. The
+// producer keeps setmaxnreg's minimum, 24 (step 18: 40), so that with 2 consumers each goes from
+// 168 at the start to 240.
+constexpr int kProducerRegisters = 24;
+constexpr int kRegistersPerSm = 65536;
+GEMM_HD constexpr int registers_at_start(const Config& c) { return kRegistersPerSm / threads(c) / 8 * 8; }
+GEMM_HD constexpr int consumer_registers(const Config& c) {
+  const int block = registers_at_start(c) * threads(c), producer = kProducerRegisters * kWarpgroup;
+  const int share = (block - producer) / (consumers(c) * kWarpgroup) / 8 * 8;
+  return share < 256 ? share : 256;  // setmaxnreg's ceiling
+}
+
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+
+__device__ __forceinline__ std::uint32_t shared_address(const void* pointer) {
+  return static_cast<std::uint32_t>(__cvta_generic_to_shared(pointer));
+}
+
+// --- mbarriers ----------------------------------------------------------------------------------
+__device__ __forceinline__ void barrier_init(std::uint32_t barrier, int arrivals) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(barrier), "r"(arrivals));
+}
+// Waits until the phase of the barrier with this parity has completed.
+__device__ __forceinline__ void barrier_wait(std::uint32_t barrier, std::uint32_t parity) {
+  std::uint32_t done = 0;
+  while (!done)
+    asm volatile(
+        "{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
+        : "=r"(done)
+        : "r"(barrier), "r"(parity)
+        : "memory");
+}
+// The producer's arrival: it also announces how many bytes the copies will bring.
+__device__ __forceinline__ void barrier_arrive_expect_bytes(std::uint32_t barrier, int bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(barrier), "r"(bytes) : "memory");
+}
+__device__ __forceinline__ void barrier_arrive(std::uint32_t barrier) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(barrier) : "memory");
+}
+
+// --- Clusters -----------------------------------------------------------------------------------
+__device__ __forceinline__ std::uint32_t cluster_rank() {
+  std::uint32_t rank;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(rank));
+  return rank;
+}
+// Every thread of every block of the cluster: what each did before is visible to all after.
+__device__ __forceinline__ void cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");
+}
+// An arrival on the barrier at the same place in the shared memory of block `rank` of the cluster.
+__device__ __forceinline__ void barrier_arrive_in(std::uint32_t barrier, std::uint32_t rank) {
+  std::uint32_t remote;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(remote) : "r"(barrier), "r"(rank));
+  asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];\n" ::"r"(remote) : "memory");
+}
+
+// --- TMA: one box of a tensor map into shared memory, completing on a barrier ------------------
+__device__ __forceinline__ void tma_load(std::uint32_t destination, const CUtensorMap* map, BoxCoord at,
+                                         std::uint32_t barrier) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n" ::"r"(
+          destination),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(at.inner), "r"(at.outer), "r"(barrier)
+      : "memory");
+}
+
+// The same box into the same place of the shared memory of every block in `blocks` (a bit per rank
+// in the cluster), completing on each one's barrier at `barrier`'s place.
+__device__ __forceinline__ void tma_load_multicast(std::uint32_t destination, const CUtensorMap* map, BoxCoord at,
+                                                   std::uint32_t barrier, std::uint16_t blocks) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1, {%2, "
+      "%3}], [%4], %5;\n" ::"r"(destination),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(at.inner), "r"(at.outer), "r"(barrier), "h"(blocks)
+      : "memory");
+}
+
+// --- TMA stores: a box of shared memory to global, tracked in bulk groups by the issuing thread --
+// An L2 policy under which the lines a store writes are the first to go when L2 needs room: C is
+// written once and not read again here, while the tiles of A and B are read by many blocks.
+__device__ __forceinline__ std::uint64_t evict_first_policy() {
+  std::uint64_t policy;
+  asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;\n" : "=l"(policy));
+  return policy;
+}
+__device__ __forceinline__ void tma_store(const CUtensorMap* map, std::uint32_t source, BoxCoord at, std::uint64_t policy) {
+  asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group.L2::cache_hint [%0, {%2, %3}], [%1], %4;\n" ::"l"(
+                   reinterpret_cast<std::uint64_t>(map)),
+               "r"(source), "r"(at.inner), "r"(at.outer), "l"(policy)
+               : "memory");
+}
+__device__ __forceinline__ void tma_store_commit() { asm volatile("cp.async.bulk.commit_group;\n" ::: "memory"); }
+// Until the copy engine has read every committed store's shared memory (it may still be writing).
+__device__ __forceinline__ void tma_store_wait_read() { asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory"); }
+__device__ __forceinline__ void tma_store_wait_all() { asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory"); }
+// Ordinary shared-memory writes become visible to the copy engine (the "async proxy").
+__device__ __forceinline__ void fence_for_copy_engine() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
+
+// --- wgmma bookkeeping --------------------------------------------------------------------------
+__device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
+__device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
+template <int kPending>
+__device__ __forceinline__ void wgmma_wait() {
+  asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(kPending) : "memory");
+}
+// Keeps the compiler from moving reads or writes of the accumulators across the asynchronous
+// wgmma that owns them between issue and wait.
+template <int kCount>
+__device__ __forceinline__ void pin(float (&registers)[kCount]) {
+#pragma unroll
+  for (int i = 0; i < kCount; ++i) asm volatile("" : "+f"(registers[i])::"memory");
+}
+
+// --- Output -------------------------------------------------------------------------------------
+using gemm::float_to_out;
+using gemm::out_to_float;
+// f(std::integral_constant<int, i>) for i = kBegin .. kEnd - 1: an unrolled loop whose index is a
+// compile-time constant, so that it can index the accumulator array (a run-time index would move
+// the array to local memory).
+template <int kBegin, int kEnd, typename F>
+__device__ __forceinline__ void static_for(F&& f) {
+  if constexpr (kBegin < kEnd) {
+    f(std::integral_constant<int, kBegin>{});
+    static_for<kBegin + 1, kEnd>(f);
+  }
+}
+
+// The named barrier of one consumer warpgroup (barrier 0 is __syncthreads).
+__device__ __forceinline__ void consumer_sync(int consumer) {
+  asm volatile("bar.sync %0, %1;\n" ::"r"(1 + consumer), "n"(kWarpgroup) : "memory");
+}
+
+// Four neighbouring elements of a row of C (col .. col + 3) from the staging buffer (alpha
+// already applied): one vector store when the run is inside C and aligned (row length a multiple
+// of 4), else element by element up to the edge.
+template <typename Out>
+__device__ __forceinline__ void store_run(Out* at, int col, const GemmShape& shape, float4 v, float beta) {
+  if (whole_run(col, shape)) {
+    if constexpr (std::is_same_v<Out, float>) {
+      if (beta != 0.0f) {  // BLAS: C is read only when beta != 0
+        const float4 old = *reinterpret_cast<const float4*>(at);
+        v.x += beta * old.x, v.y += beta * old.y, v.z += beta * old.z, v.w += beta * old.w;
+      }
+      *reinterpret_cast<float4*>(at) = v;
+    } else {
+      if (beta != 0.0f) {
+        const uint2 old = *reinterpret_cast<const uint2*>(at);
+        const float2 lo = gemm::unpack_pair<Out>(old.x), hi = gemm::unpack_pair<Out>(old.y);
+        v.x += beta * lo.x, v.y += beta * lo.y, v.z += beta * hi.x, v.w += beta * hi.y;
+      }
+      *reinterpret_cast<uint2*>(at) = make_uint2(gemm::pack_pair<Out>(v.x, v.y), gemm::pack_pair<Out>(v.z, v.w));
+    }
+  } else {
+    const float values[kRun] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+    for (int e = 0; e < kRun; ++e)
+      if (col + e < shape.n)
+        at[e] = float_to_out<Out>(beta != 0.0f ? values[e] + beta * out_to_float(at[e]) : values[e]);
+  }
+}
+
+#endif  // __CUDA_ARCH_FEAT_SM90_ALL
+
+// --- The kernel ---------------------------------------------------------------------------------
+
+// kCopyEngineOnly: compiled with the copy engine's store path alone (has_copy_engine_only_kernel),
+// for the problems where it stores C (launches_copy_engine_only_kernel); its twin, with the
+// read-back path alone (read_back_only).
+template <typename InA, typename InB, typename Out, int kConfig, bool kCopyEngineOnly>
+__global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
+    fp8_gemm(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
+             const __grid_constant__ CUtensorMap c_map, GemmShape shape, float alpha, const float* scale_a,
+             const float* scale_b, float beta, Out* __restrict__ c) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  constexpr Config cfg = kConfigs[kConfig];
+  constexpr int kConsumerWarps = consumers(cfg) * (kWarpgroup / kWarpSize);
+  constexpr int kStageBytes = stage_bytes(cfg);
+  constexpr int kCluster = cfg.cluster;
+  static_assert(consumer_registers(cfg) >= registers_at_start(cfg), "setmaxnreg.inc may not lower the count");
+
+  // Stages aligned to the swizzle's 1024-byte period, then the consumers' staging buffers, then
+  // the barriers.
+  extern __shared__ __align__(16) unsigned char shared[];
+  const std::uint32_t stage0 = (shared_address(shared) + kSwizzleAtomBytes - 1) & ~std::uint32_t(kSwizzleAtomBytes - 1);
+  const std::uint32_t full0 = stage0 + cfg.stages * kStageBytes + consumers(cfg) * kStagingBytes;
+  const std::uint32_t empty0 = full0 + cfg.stages * kBarrierBytes;
+  auto full = [&](int stage) { return full0 + std::uint32_t(stage * kBarrierBytes); };
+  auto empty = [&](int stage) { return empty0 + std::uint32_t(stage * kBarrierBytes); };
+
+  const TmaOperand a_op = a_operand(shape, cfg), b_op = b_operand(shape, cfg);
+  const int warpgroup = int(threadIdx.x) / kWarpgroup;
+  const int unit_count = units(shape, cfg), k_tile_count = k_tiles(shape, cfg);
+  // In a cluster, block `rank` takes tile row unit_row * CLUSTER + rank of each unit (tile_at).
+  const int rank = cfg.cluster > 1 ? int(cluster_rank()) : 0;
+  const int cluster = int(blockIdx.x) / cfg.cluster, clusters = int(gridDim.x) / cfg.cluster;
+
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < cfg.stages; ++s) {
+      barrier_init(full(s), 1);  // the producer's arrival (+ the copies' bytes, its own and the others')
+      // One arrival per consumer warp of every block of the cluster: all of them read what this
+      // block's producer writes into the stage.
+      barrier_init(empty(s), kConsumerWarps * cfg.cluster);
+    }
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");  // visible to the copy engine
+  }
+  // The other blocks of the cluster arrive on these barriers and copy into this shared memory:
+  // nothing may reach it before it is initialised.
+  if constexpr (cfg.cluster > 1) cluster_sync();
+  else __syncthreads();
+
+  if (warpgroup == 0) {
+    // Producer. Its first pass over the stages finds them empty: waiting on the parity before the
+    // barrier's first phase returns at once.
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kProducerRegisters));
+    if (threadIdx.x == 0) {
+      int stage = 0;
+      std::uint32_t phase = 0;
+      for (int u = cluster; u < unit_count; u += clusters) {
+        const TileCoord tile = tile_at(u, rank, shape, cfg);
+        const int b_boxes = b_boxes_copied(b_op, narrow_tile(tile.n, shape, cfg));
+        for (int kt = 0; kt < k_tile_count; ++kt) {
+          // Free in every block of the cluster (each one's consumers arrive here too).
+          barrier_wait(empty(stage), phase ^ 1);
+          // The whole stage lands here, this block's copies and the others' share of B (of a narrow
+          // tile's B, the first box only); out-of-matrix parts count too (zeros).
+          barrier_arrive_expect_bytes(full(stage), a_tile_bytes(cfg) + b_boxes * box_bytes(b_op));
+          const std::uint32_t a_tile = stage0 + std::uint32_t(stage * kStageBytes), b_tile = a_tile + a_tile_bytes(cfg);
+          for (int box = 0; box < a_op.boxes; ++box)
+            tma_load(a_tile + box * box_bytes(a_op), &a_map, tma_box(a_op, tile.m * cfg.bm, kt, box, cfg), full(stage));
+          for (int box = rank; box < b_boxes; box += cfg.cluster) {
+            const std::uint32_t into = b_tile + box * box_bytes(b_op);
+            const BoxCoord at = tma_box(b_op, tile.n * cfg.bn, kt, box, cfg);
+            if constexpr (cfg.cluster > 1) tma_load_multicast(into, &b_map, at, full(stage), (1u << cfg.cluster) - 1);
+            else tma_load(into, &b_map, at, full(stage));
+          }
+          if (++stage == cfg.stages) stage = 0, phase ^= 1;
+        }
+      }
+      // The other blocks' consumers arrive on this block's barriers until their last k-tile: wait
+      // for every stage's last release before the block may end.
+      if constexpr (cfg.cluster > 1)
+        for (int s = 0; s < cfg.stages; ++s) {
+          barrier_wait(empty(stage), phase ^ 1);
+          if (++stage == cfg.stages) stage = 0, phase ^= 1;
+        }
+    }
+  } else {
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(consumer_registers(cfg)));
+    // Kernels with uniform_addresses: the consumer's index from a warp-wide minimum (a REDUX, whose
+    // result ptxas holds in a uniform register: every lane has the same), so that what is computed
+    // from it is uniform too; elsewhere as in step 20.
+    constexpr bool kUniform = uniform_addresses(cfg, int(sizeof(Out)), kCopyEngineOnly);
+    const int consumer = kUniform ? int(__reduce_min_sync(0xffffffffu, unsigned(warpgroup - 1))) : warpgroup - 1;
+    const int warp_in_group = (int(threadIdx.x) / kWarpSize) % (kWarpgroup / kWarpSize);
+    const int lane = int(threadIdx.x) % kWarpSize;
+    const Descriptor strides = descriptor_strides();
+    // Stage 0's descriptors. A descriptor holds the start address >> 4 in its low 14 bits, and no
+    // address of shared memory carries out of them, so moving a descriptor by a byte offset is
+    // adding offset >> 4 to the 64-bit value.
+    const std::uint64_t a_stage0 = wgmma_descriptor(stage0 + operand_offset(consumer, 0), strides);
+    const std::uint64_t b_stage0 = wgmma_descriptor(stage0 + a_tile_bytes(cfg), strides);
+    unsigned char* staging = shared + (stage0 - shared_address(shared)) + cfg.stages * kStageBytes;  // the consumers' buffers
+    const bool store_with_tma = tma_stores_c(shape, beta, int(sizeof(Out)));
+    const bool leader = threadIdx.x % kWarpgroup == 0;  // issues the consumer's TMA stores
+    const std::uint64_t c_policy = evict_first_policy();
+    // The per-tensor scales multiply alpha once: the kernel sums the FP8 values as they are stored.
+    if (scale_a) alpha *= *scale_a;
+    if (scale_b) alpha *= *scale_b;
+    // The f32 accumulators, and with promotion the tensor cores' sum of the current interval.
+    constexpr bool kPromote = cfg.promote > 0;
+    float acc[cfg.bn / 2];
+    float interval_sum[kPromote ? cfg.bn / 2 : 1];
+    // What wgmma adds into: the interval's sum, or without promotion the accumulators themselves.
+    auto& chain = *reinterpret_cast<float(*)[cfg.bn / 2]>(kPromote ? interval_sum : acc);
+#pragma unroll
+    for (int i = 0; i < cfg.bn / 2; ++i) acc[i] = 0.0f;
+
+    // The epilogue under the next tile's products. With promotion the tensor cores add into
+    // interval_sum, not into the accumulators: once the next tile's first k-tile is issued, the
+    // accumulators still hold the last tile, and nothing needs them until that k-tile's products
+    // are added in. So the last tile's epilogue runs there, while the tensor cores work, rather
+    // than between the tiles, where both consumers store and the tensor cores wait (step 19).
+    // Only where the registers allow it (epilogue_under_next_tile); elsewhere the epilogue follows
+    // the tile as in step 19.
+    constexpr bool kUnderNextTile = epilogue_under_next_tile(cfg, int(sizeof(Out)), kCopyEngineOnly);
+    int stage = 0, staging_half = 0;
+    std::uint32_t phase = 0;
+    // A stage is handed back to the producer of every block of the cluster (each wrote into it).
+    auto release = [&](int stage_done) {
+      barrier_arrive(empty(stage_done));
+      if constexpr (kCluster > 1) barrier_arrive_in(empty(stage_done), std::uint32_t(rank ^ 1));
+    };
+    // The k-tiles of one tile: n = BN, or for a narrow tile n = 64 into the first accumulators (the
+    // others keep what they held: their columns lie outside C, so nothing reaches C from them).
+    // Each form is a loop of its own, so that nothing but wgmma touches the accumulators between
+    // their issue and the wait.
+    //
+    // Without promotion (PROMOTE = 0) the tensor cores sum all of K into the accumulators, as in
+    // step 18. With it, they sum each interval of PROMOTE k-tiles into interval_sum, starting afresh
+    // (accumulate = 0 on the interval's first k-step); at the interval's end the consumer waits for
+    // its products and adds their sum into the f32 accumulators. That wait leaves none of this
+    // warpgroup's products in flight while it adds (the other consumer's keep the tensor cores busy
+    // meanwhile, where the two are out of step). With kUnderNextTile, under_first_products (the
+    // last tile's epilogue, then fresh accumulators) runs while the first k-tile's products do.
+    auto multiply_tile = [&](auto n_cols, auto&& under_first_products) {
+      constexpr int kCols = decltype(n_cols)::value;
+      float(&sum)[kCols / 2] = *reinterpret_cast<float(*)[kCols / 2]>(acc);
+      float(&d)[kCols / 2] = *reinterpret_cast<float(*)[kCols / 2]>(chain);
+      int previous = -1;    // the stage whose products may still be running
+      int in_interval = 0;  // k-tiles of the current interval before this one
+      // One k-tile; `under_products` runs while its products are in flight.
+      auto k_step = [&](int kt, auto&& under_products) {
+        barrier_wait(full(stage), phase);
+        [[maybe_unused]] const std::uint32_t a_tile = stage0 + std::uint32_t(stage * kStageBytes),
+                                             b_tile = a_tile + a_tile_bytes(cfg);
+        wgmma_fence();
+        pin(chain);
+        const bool fresh = kPromote ? in_interval == 0 : kt == 0;  // the first k-step overwrites d
+#pragma unroll
+        for (int kk = 0; kk < cfg.bk / kWgmmaK; ++kk) {
+          if constexpr (kUniform) {  // stage 0's descriptors moved by the stage and the k-step
+            const std::uint64_t at = std::uint64_t(stage) * std::uint64_t(kStageBytes >> 4) +
+                                     std::uint64_t(operand_offset(0, kk) >> 4);
+            gemm::wgmma_m64k32<InA, InB>(d, a_stage0 + at, b_stage0 + at, !fresh || kk > 0);
+          } else {
+            gemm::wgmma_m64k32<InA, InB>(d, wgmma_descriptor(a_tile + operand_offset(consumer, kk), strides),
+                                         wgmma_descriptor(b_tile + operand_offset(0, kk), strides), !fresh || kk > 0);
+          }
+        }
+        wgmma_commit();
+        under_products();
+        if (kPromote && (++in_interval == cfg.promote || kt == k_tile_count - 1)) {
+          // Promotion: this interval's products are done (so are its stages), and their sum is
+          // added in f32.
+          wgmma_wait<0>();
+          pin(chain);
+          if (lane == 0) {
+            if (previous >= 0) release(previous);
+            release(stage);
+          }
+          previous = -1;
+          in_interval = 0;
+#pragma unroll
+          for (int i = 0; i < kCols / 2; ++i) sum[i] += d[i];
+        } else {
+          // One group stays in flight: the previous k-tile's products are done, so its stage can
+          // be handed back to the producer while this one's run.
+          wgmma_wait<1>();
+          pin(chain);
+          if (previous >= 0 && lane == 0) release(previous);
+          previous = stage;
+        }
+        if (++stage == cfg.stages) stage = 0, phase ^= 1;
+      };
+      if constexpr (kUnderNextTile) {
+        // The first k-tile apart, so that what runs under its products is not inside the loop.
+        k_step(0, under_first_products);
+        for (int kt = 1; kt < k_tile_count; ++kt) k_step(kt, [] {});
+      } else {
+        if constexpr (kPromote) {
+#pragma unroll
+          for (int i = 0; i < kCols / 2; ++i) sum[i] = 0.0f;
+        }
+        for (int kt = 0; kt < k_tile_count; ++kt) k_step(kt, [] {});
+      }
+      wgmma_wait<0>();
+      pin(chain);
+      if (previous >= 0 && lane == 0) release(previous);
+    };
+    // Epilogue, one slice (a box of C, 64 rows x 128 bytes) at a time, into the two halves of
+    // the staging buffer in turn: the accumulators (times alpha), then to C by the copy engine,
+    // or read back along the rows of C. 16-bit output (f16, bf16) goes through the copy engine as
+    // 16 bits (64 columns a slice), everything else is staged as f32 (32 columns).
+    auto epilogue = [&](const TileCoord& tile, auto only_by_copy_engine) {
+      const int row0 = tile.m * cfg.bm + consumer * kWgmmaM, col0 = tile.n * cfg.bn;
+      // by_copy_engine: store_with_tma, or true where the caller knows it is.
+      auto store_tile = [&](auto staged_bytes, bool by_copy_engine) {
+        constexpr int kStaged = decltype(staged_bytes)::value, kCols = slice_cols(kStaged);
+        static_for<0, slice_count(cfg.bn, kStaged)>([&](auto slice_index) {
+          constexpr int slice = decltype(slice_index)::value, first = slice_first_col(slice, cfg.bn, kStaged);
+          unsigned char* half = staging + staging_half_byte(consumer, staging_half);
+#pragma unroll
+          for (int reg = first / 2; reg < (first + kCols) / 2; reg += 2) {
+            const int row = accumulator_row(warp_in_group, lane, reg), col = accumulator_col(lane, reg) - first;
+            if constexpr (kStaged == 2)
+              *reinterpret_cast<std::uint32_t*>(half + staging_byte(row, col, 2)) =
+                  gemm::pack_pair<Out>(alpha * acc[reg], alpha * acc[reg + 1]);
+            else
+              *reinterpret_cast<float2*>(half + staging_byte(row, col, 4)) = make_float2(alpha * acc[reg], alpha * acc[reg + 1]);
+          }
+          if (by_copy_engine) {
+            fence_for_copy_engine();
+            if (leader) tma_store_wait_read();  // the previous slice's store has read the other half
+          }
+          // The slice is complete in its half, and the other half is free for the next slice (its
+          // store has read it, or every thread has read it back).
+          consumer_sync(consumer);
+          if (by_copy_engine) {
+            if (leader) {  // the copy engine clips at C's edges
+              tma_store(&c_map, shared_address(half), c_box(row0, col0 + first, 0, kStaged), c_policy);
+              tma_store_commit();
+            }
+          } else {
+#pragma unroll
+            for (int i = 0; i < kReadBacks; ++i) {
+              const StagedChunk chunk = staged_chunk(int(threadIdx.x) % kWarpgroup, i);
+              const int row = row0 + chunk.row, col = col0 + first + chunk.col;
+              // (columns the previous slice stored are skipped: beta * C is added once)
+              if (row < shape.m && col < shape.n && (first == slice * kCols || first + chunk.col >= slice * kCols))
+                store_run(c + (long long)row * shape.n + col, col, shape,
+                          *reinterpret_cast<const float4*>(half + staging_byte(chunk.row, chunk.col, 4)), beta);
+            }
+          }
+          staging_half ^= 1;
+        });
+      };
+      if constexpr (decltype(only_by_copy_engine)::value) {
+        store_tile(std::integral_constant<int, int(sizeof(Out))>{}, true);
+      } else if constexpr (sizeof(Out) == 2 && kCopyEngineOnly) {
+        store_tile(std::integral_constant<int, 2>{}, true);
+      } else if constexpr (read_back_only(kConfigs[kConfig], int(sizeof(Out)), kCopyEngineOnly)) {
+        store_tile(std::integral_constant<int, 4>{}, false);
+      } else if constexpr (sizeof(Out) == 2) {
+        if (store_with_tma) store_tile(std::integral_constant<int, 2>{}, store_with_tma);
+        else store_tile(std::integral_constant<int, 4>{}, store_with_tma);
+      } else {
+        store_tile(std::integral_constant<int, 4>{}, store_with_tma);
+      }
+    };
+    // The epilogue under the next tile's first products (kUnderNextTile), where the copy engine
+    // stores C; else after the tile.
+    const bool store_under_next_tile = kUnderNextTile && store_with_tma;
+    bool pending = false;  // the tile last multiplied, not yet stored
+    TileCoord last{};
+    auto under_first_products = [&] {
+      if (pending) epilogue(last, std::true_type{});
+      pending = false;
+#pragma unroll
+      for (int i = 0; i < cfg.bn / 2; ++i) acc[i] = 0.0f;  // the interval sums of the new tile add into these
+    };
+    for (int u = cluster; u < unit_count; u += clusters) {
+      const TileCoord tile = tile_at(u, rank, shape, cfg);
+      if constexpr (cfg.bn > kNarrowCols) {
+        if (narrow_tile(tile.n, shape, cfg)) multiply_tile(std::integral_constant<int, kNarrowCols>{}, under_first_products);
+        else multiply_tile(std::integral_constant<int, cfg.bn>{}, under_first_products);
+      } else {
+        multiply_tile(std::integral_constant<int, cfg.bn>{}, under_first_products);
+      }
+      if (tile.m >= tiles_m(shape, cfg)) continue;  // below C (a cluster's second tile): nothing to store
+      if (store_under_next_tile) pending = true, last = tile;
+      else epilogue(tile, std::false_type{});
+    }
+    if constexpr (kUnderNextTile)
+      if (pending) epilogue(last, std::true_type{});
+    if (store_with_tma && leader) tma_store_wait_all();
+  }
+#endif  // sm_90a: the harness refuses other GPUs before launching (only_cc)
+}
+
+// --- Host side ----------------------------------------------------------------------------------
+
+inline int config_index(const Config& c) { return gemm::index_of(kConfigs, c); }
+
+// Calls f(kernel) with the instance these types and params select: A e4m3 or e5m2 (--dtype), B
+// e4m3; C f32, f16 or bf16; for the configurations compiled twice, the one without the read-back
+// path where copy_engine_stores (the copy engine stores C: tma_stores_c).
+template <typename F>
+void with_kernel(gemm::InputType dtype, gemm::OutputType out, const gemm::Params& params, bool copy_engine_stores, F&& f) {
+  gemm::dispatch_index<kConfigCount>(config_index(config_from(params)), [&](auto config) {
+    constexpr int kConfig = decltype(config)::value;
+    auto with_out = [&](auto a_tag, auto out_tag) {
+      using InA = typename decltype(a_tag)::type;
+      using Out = typename decltype(out_tag)::type;
+      if constexpr (has_copy_engine_only_kernel(kConfigs[kConfig], int(sizeof(Out))))
+        if (copy_engine_stores) return f(fp8_gemm<InA, __nv_fp8_e4m3, Out, kConfig, true>);
+      f(fp8_gemm<InA, __nv_fp8_e4m3, Out, kConfig, false>);
+    };
+    auto with_a = [&](auto a_tag) {
+      switch (out) {
+        case gemm::OutputType::f32: with_out(a_tag, gemm::TypeTag<float>{}); break;
+        case gemm::OutputType::f16: with_out(a_tag, gemm::TypeTag<__half>{}); break;
+        case gemm::OutputType::bf16: with_out(a_tag, gemm::TypeTag<__nv_bfloat16>{}); break;
+      }
+    };
+    if (dtype == gemm::InputType::e5m2) with_a(gemm::TypeTag<__nv_fp8_e5m2>{});
+    else with_a(gemm::TypeTag<__nv_fp8_e4m3>{});
+  });
+}
+
+// The instance a problem launches, its shared-memory limit raised.
+inline const void* kernel_for(const gemm::Params& params, gemm::InputType dtype, gemm::OutputType out, bool copy_engine_stores) {
+  const void* function = nullptr;
+  with_kernel(dtype, out, params, copy_engine_stores, [&](auto kernel) { function = reinterpret_cast<const void*>(kernel); });
+  gemm::allow_dynamic_shared(function, shared_bytes(config_from(params)));
+  return function;
+}
+// The one a problem launches (its buffers unset), for the resource report.
+inline const void* kernel_for(const gemm::TcProblem& p, const gemm::Params& params) {
+  return kernel_for(params, p.dtype, p.out,
+                    launches_copy_engine_only_kernel(config_from(params), p.shape, p.beta, gemm::output_bytes(p.out)));
+}
+
+// The blocks of this configuration that can run at once on the current GPU, which the persistent
+// grid must not exceed: one per SM, or as many whole clusters as the GPU holds (tma_host.cuh). The
+// same for every type.
+inline int resident_blocks(const Config& cfg) {
+  const int sms = gemm::current_gpu().sms;
+  if (cfg.cluster == 1) return sms;
+  const void* function = kernel_for(to_params(cfg), gemm::InputType::e4m3, gemm::OutputType::f32, false);
+  return gemm::resident_blocks_in_clusters(function, launch_shape(GemmShape{sms * cfg.bm, cfg.bn, cfg.bk}, cfg, sms),
+                                           cfg.cluster, config_index(cfg));
+}
+
+// A tensor map of an operand: its stored matrix (K-major, 1-byte elements) in boxes of 128 k's
+// (one swizzled row) by box_outer rows.
+inline CUtensorMap operand_map(const void* matrix, const TmaOperand& op) {
+  return gemm::tensor_map(matrix, CU_TENSOR_MAP_DATA_TYPE_UINT8, kElementBytes, op.inner, op.outer, kBoxInner, op.box_outer);
+}
+
+template <typename Out>
+void launch_kernel(void (*kernel)(CUtensorMap, CUtensorMap, CUtensorMap, GemmShape, float, const float*, const float*, float, Out*),
+                   const gemm::TcProblem& p, const Config& cfg, cudaStream_t stream) {
+  const CUtensorMap a_map = operand_map(p.a, a_operand(p.shape, cfg));
+  const CUtensorMap b_map = operand_map(p.b, b_operand(p.shape, cfg));
+  // C as boxes of 128 bytes x 64 rows, only where the kernel stores it with TMA.
+  constexpr int kOutBytes = int(sizeof(Out));
+  const CUtensorMap c_map = tma_stores_c(p.shape, p.beta, kOutBytes)
+                                ? gemm::tensor_map(p.c, gemm::tensor_map_type<Out>(), kOutBytes, p.shape.n, p.shape.m,
+                                                   c_box_cols(kOutBytes), kWgmmaM)
+                                : CUtensorMap{};
+  const LaunchShape shape = launch_shape(p.shape, cfg, resident_blocks(cfg));
+  const gemm::ClusterLaunch launch(shape, cfg.cluster, stream);
+  CUDA_CHECK(cudaLaunchKernelEx(&launch.config, kernel, a_map, b_map, c_map, p.shape, p.alpha, p.scale_a, p.scale_b,
+                                p.beta, static_cast<Out*>(p.c)));
+}
+
+inline void launch(const gemm::TcProblem& p, const gemm::Params& params, cudaStream_t stream) {
+  const Config cfg = config_from(params);
+  const bool copy_engine_stores = launches_copy_engine_only_kernel(cfg, p.shape, p.beta, gemm::output_bytes(p.out));
+  kernel_for(params, p.dtype, p.out, copy_engine_stores);
+  with_kernel(p.dtype, p.out, params, copy_engine_stores, [&](auto kernel) { launch_kernel(kernel, p, cfg, stream); });
+  CUDA_CHECK_LAUNCH("fp8_gemm<<<...>>>");
+}
+
+}  // namespace step22
