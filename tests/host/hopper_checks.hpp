@@ -457,7 +457,7 @@ void expect_same_trace(const TraceProblem& problem, const LaunchShape& launch, T
 }
 
 
-// The FP8 steps' configurations (steps 19-21: the same fields), named for a failure message, and
+// The FP8 steps' configurations (steps 19-22: the same fields), named for a failure message, and
 // compared field by field across two steps.
 template <typename Config>
 std::string config_name(const Config& c) {
