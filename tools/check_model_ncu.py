@@ -8,6 +8,8 @@ one does not, 77 when there is no GPU or no ncu (CTest: skipped). A program the 
 exits 77: steps 15-20 need compute capability 9.0) is skipped and listed as such in the file.
 
     tools/check_model_ncu.py --build build --out docs/results
+    tools/check_model_ncu.py --build build --out docs/results --steps 21,22   # these steps' cases only,
+                                                                   # merged into the file there
     tools/check_model_ncu.py --build build --check-shipped docs/results   # no GPU: is the file current?
 """
 import argparse
@@ -170,6 +172,21 @@ def profile_program(step, kernel, kind, variants, build, ncu, compare, repeats):
                 compare(step, "", shape, beta, measured, exact=False)
 
 
+def merge_steps(existing, new, steps):
+    """The comparison file `existing` with the cases (and skips) of `steps` replaced by `new`'s. The
+    file keeps its commit, GPU and profiler; each new case names the commit it was profiled at, and
+    must come from the same GPU and profiler."""
+    for key in ("gpu", "ncu"):
+        if existing[key] != new[key]:
+            raise SystemExit(f"check_model_ncu: the file in --out is of {key} {existing[key]!r}, this run of "
+                             f"{new[key]!r}: profile every step (no --steps) to replace it")
+    merged = dict(existing)
+    merged["cases"] = [c for c in existing["cases"] if c["step"] not in steps] + [
+        dict(c, commit=new["commit"]) for c in new["cases"]]
+    merged["skipped"] = [s for s in existing["skipped"] if s["step"] not in steps] + new["skipped"]
+    return merged
+
+
 def check_shipped(build, folder):
     """The shipped comparisons must be of the model as it is now: every case's predicted counters
     equal what model_predict gives today, or the file is stale (the model changed and the
@@ -209,6 +226,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build", default="build")
     parser.add_argument("--out", default=None, help="folder for the comparison file (default BUILD/results)")
+    parser.add_argument("--steps", default="",
+                        help="comma-separated step numbers (e.g. 21,22): profile only these programs and merge their "
+                             "cases into the comparison file already in --out, each new case naming its commit")
     parser.add_argument("--check-shipped", metavar="FOLDER", default=None,
                         help="no profiling: check that the comparison files in FOLDER predict what the model "
                              "predicts now")
@@ -231,10 +251,17 @@ def main():
                          text=True).stdout.strip().splitlines()[0]
     listing = subprocess.run([os.path.join(args.build, "bin", "model_predict"), "--list"], capture_output=True,
                              text=True, check=True).stdout.split("\n")
+    selected = {s.strip().zfill(2) for s in args.steps.split(",") if s.strip()}
     programs = {}  # step -> (kernel, kind, [variants])
     for line in filter(None, listing):
         step, variant, kernel, kind = line.split()
+        if selected and step[:2] not in selected:
+            continue
         programs.setdefault(step, (kernel, kind, []))[2].append("" if variant == "-" else variant)
+    if selected and not programs:
+        print(f"check_model_ncu: no traced program of steps {args.steps} (model_predict --list names them)",
+              file=sys.stderr)
+        return 2
 
     # Every prediction, computed in parallel up front (the brute-force launch sums take seconds each).
     wanted = []
@@ -295,6 +322,8 @@ def main():
     ncu_version = subprocess.run([ncu, "--version"], capture_output=True, text=True).stdout.strip().splitlines()[-1]
     document = {"schema": "gemm-steps-model-vs-ncu/1", "gpu": gpu, "ncu": ncu_version, "commit": git_commit(),
                 "counters": COUNTERS, "cases": cases, "repeated_profiles": repeats, "skipped": skipped}
+    if selected and os.path.exists(path):
+        document = merge_steps(json.load(open(path, encoding="utf-8")), document, set(programs))
     with open(path, "w", encoding="utf-8") as handle:
         json.dump(document, handle, indent=2)
         handle.write("\n")

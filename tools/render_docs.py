@@ -459,7 +459,8 @@ def model_table(attributes, results_dir):
                 out.append(f"| {case['step']} | {label} | {counter} | {values['predicted']:,} | "
                            f"{values['measured']:,} | {verdict} |")
         out.append("")
-        out.append(f"*{document['gpu']}, {document['ncu']}, commit {short_commit(document['commit'])}; counters that are 0 "
+        commits = ", ".join(sorted({short_commit(c.get("commit", document["commit"])) for c in cases}))
+        out.append(f"*{document['gpu']}, {document['ncu']}, commit {commits}; counters that are 0 "
                    f"in both are left out; from `docs/results/{name}` (tools/check_model_ncu.py).*")
         out.append("")
     return "\n".join(out) if out else "*Not yet checked against the profiler: run `tools/check_model_ncu.py` on a GPU.*\n"

@@ -461,6 +461,19 @@ class ProfilerTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as folder:
             self.assertEqual(check_model_ncu.check_shipped("build", folder), 2)
 
+    def test_merging_some_steps_keeps_the_others_and_names_the_new_cases_commit(self):
+        case = lambda step, shape: {"step": step, "variant": "", "shape": shape, "beta": 0.0, "counters": {}}
+        existing = {"gpu": "G", "ncu": "N", "commit": "old", "cases": [case("19_fp8", "a"), case("21_x", "a")],
+                    "skipped": [{"step": "21_x", "reason": "r"}]}
+        new = {"gpu": "G", "ncu": "N", "commit": "new", "cases": [case("21_x", "b"), case("22_y", "b")], "skipped": []}
+        merged = check_model_ncu.merge_steps(existing, new, {"21_x", "22_y"})
+        self.assertEqual(merged["commit"], "old")
+        self.assertEqual([(c["step"], c["shape"], c.get("commit")) for c in merged["cases"]],
+                         [("19_fp8", "a", None), ("21_x", "b", "new"), ("22_y", "b", "new")])
+        self.assertEqual(merged["skipped"], [])
+        with self.assertRaises(SystemExit):
+            check_model_ncu.merge_steps(existing, dict(new, gpu="other"), {"21_x"})
+
 
 # A stand-in for nvidia-smi: one reading per call, or a reading every few ms with -lms, alternating
 # between a busy card held at a lower clock by the power cap and an idle one. With FAKE_SMI_OLD set it
