@@ -850,7 +850,8 @@ std::string rounds_22() {
   svg.text(left, 76, "Right: the grid's rounds on " + std::to_string(kDiagramSms) + " SMs, each as long as the tile's "
                      "columns (blue) plus " + std::to_string(kKTileOverheadCols) + " for what a k-tile costs besides its "
                      "products (grey).", 14);
-  svg.text(left, 96, "config_for_shape takes the shortest; the 128 × 128 and 128 × 192 tiles tie, as measured in step 21.", 14);
+  svg.text(left, 96, "config_for_shape takes the shortest. The 64 makes the 128 × 128 and 128 × 192 tiles tie, as they "
+                     "measured (the page).", 14);
   for (int row = 0; row < 3; ++row) {
     const Config& c = kConfigs[order[row]];
     const double y = top + row * row_h;
