@@ -802,14 +802,15 @@ std::string descriptors_21() {
   svg.text(x0 - 12, top - 14, "stage  (+ stage × " + std::to_string(stage_bytes(c) >> 4) + ")", 13, "end", "#1a1a1a", true);
   for (int kk = 0; kk < k_steps; ++kk)
     svg.text(x0 + col_w * (kk + 0.5), top - 14, "k-step " + std::to_string(kk) + "  (+ " +
-                                                    std::to_string(operand_offset(0, kk) >> 4) + ")", 13, "middle", "#1a1a1a", true);
+                                                    std::to_string(descriptor_offset(stage_bytes(c), 0, kk)) + ")", 13, "middle",
+                                                    "#1a1a1a", true);
   for (int stage = 0; stage < c.stages; ++stage) {
     const double y = top + stage * row_h;
     svg.text(x0 - 12, y + row_h / 2 + 5, std::to_string(stage), 14, "end");
     for (int kk = 0; kk < k_steps; ++kk) {
       const std::uint32_t address = stage0 + std::uint32_t(stage * stage_bytes(c)) + std::uint32_t(operand_offset(consumer, kk));
       const std::uint64_t built = wgmma_descriptor(address, strides);
-      const std::uint64_t offset = std::uint64_t(stage) * std::uint64_t(stage_bytes(c) >> 4) + std::uint64_t(operand_offset(0, kk) >> 4);
+      const std::uint64_t offset = descriptor_offset(stage_bytes(c), stage, kk);
       const bool same = built == a_stage0 + offset;
       svg.rect(x0 + col_w * kk + 2, y + 2, col_w - 4, row_h - 4, same ? "#c7e9c0" : "#fcbba1", "#555555", 0.8);
       svg.text(x0 + col_w * (kk + 0.5), y + 22, "address " + std::to_string(address) + " → start " + hex(built & 0x3fff, 1), 12,

@@ -365,8 +365,7 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
 #pragma unroll
         for (int kk = 0; kk < cfg.bk / kWgmmaK; ++kk) {
           if constexpr (kUniform) {  // stage 0's descriptors moved by the stage and the k-step
-            const std::uint64_t at = std::uint64_t(stage) * std::uint64_t(kStageBytes >> 4) +
-                                     std::uint64_t(operand_offset(0, kk) >> 4);
+            const std::uint64_t at = descriptor_offset(kStageBytes, stage, kk);
             gemm::wgmma_m64k32<InA, InB>(d, a_stage0 + at, b_stage0 + at, !fresh || kk > 0);
           } else {
             gemm::wgmma_m64k32<InA, InB>(d, wgmma_descriptor(a_tile + operand_offset(consumer, kk), strides),

@@ -282,6 +282,13 @@ GEMM_HD std::uint64_t wgmma_descriptor(std::uint32_t start_byte, const Descripto
 // consumer `consumer` (A) or for the whole tile (B, consumer 0): 32 bytes along the swizzled rows
 // (the hardware applies the swizzle to the address it forms).
 GEMM_HD int operand_offset(int consumer, int kk) { return consumer * kWgmmaM * kSwizzleBytes + kk * kWgmmaK * kElementBytes; }
+// Where uniform_addresses holds, a k-step's descriptors are stage 0's plus this, in the descriptor's
+// units of 16 bytes: the stage's offset and the k-step's (A's for consumer 0: a consumer's own rows
+// are in its stage-0 descriptor already). Exact, since the offsets are multiples of 16 bytes and the
+// start field (14 bits, 256 KB) never carries into the next.
+GEMM_HD std::uint64_t descriptor_offset(int stage_bytes, int stage, int kk) {
+  return std::uint64_t(stage) * std::uint64_t(stage_bytes >> 4) + std::uint64_t(operand_offset(0, kk) >> 4);
+}
 
 // --- Registers -> C -----------------------------------------------------------------------------
 

@@ -36,8 +36,8 @@ TEST(Mapping21, DescriptorMovedByAnOffsetIsTheDescriptorOfTheAddress) {
           const std::uint64_t a_stage0 = step21::wgmma_descriptor(stage0 + step21::operand_offset(consumer, 0), strides);
           const std::uint32_t a_tile = stage0 + std::uint32_t(stage * step21::stage_bytes(c));
           for (int kk = 0; kk < c.bk / step21::kWgmmaK; ++kk) {
-            const std::uint64_t at = std::uint64_t(stage) * std::uint64_t(step21::stage_bytes(c) >> 4) +
-                                     std::uint64_t(step21::operand_offset(0, kk) >> 4);
+            const std::uint64_t at = step21::descriptor_offset(step21::stage_bytes(c), stage, kk);
+            ASSERT_EQ(at << 4, std::uint64_t(stage * step21::stage_bytes(c) + step21::operand_offset(0, kk)));
             ASSERT_EQ(a_stage0 + at, step21::wgmma_descriptor(a_tile + step21::operand_offset(consumer, kk), strides))
                 << config_name(c) << " stage0 " << stage0 << " stage " << stage << " consumer " << consumer << " kk " << kk;
             ASSERT_EQ(b_stage0 + at,
