@@ -456,7 +456,6 @@ void expect_same_trace(const TraceProblem& problem, const LaunchShape& launch, T
     }
 }
 
-
 // The FP8 steps' configurations (steps 19-22: the same fields), named for a failure message, and
 // compared field by field across two steps.
 template <typename Config>
@@ -468,6 +467,48 @@ template <typename ConfigA, typename ConfigB>
 bool same_config(const ConfigA& a, const ConfigB& b) {
   return a.bm == b.bm && a.bn == b.bn && a.bk == b.bk && a.stages == b.stages && a.group_m == b.group_m &&
          a.cluster == b.cluster && a.promote == b.promote;
+}
+
+// A step that keeps the step before's grid, configuration by configuration (its first `configs`
+// ones; test_mapping_20.cpp .. test_mapping_22.cpp): at each shape and SM count, the same launch,
+// shared memory, and tile for every 7th unit and every rank. Before and After name a step's
+// launch_shape, shared_bytes, units, tile_at and kConfigs (fp8_steps.hpp).
+template <typename Before, typename After>
+void expect_same_dealing(int configs, const std::vector<GemmShape>& shapes, const std::vector<int>& sm_counts) {
+  for (int i = 0; i < configs; ++i) {
+    const auto& before = Before::kConfigs[i];
+    const auto& after = After::kConfigs[i];
+    EXPECT_EQ(Before::shared_bytes(before), After::shared_bytes(after)) << config_name(after);
+    for (const int sms : sm_counts)
+      for (const GemmShape& s : shapes) {
+        EXPECT_EQ(Before::launch_shape(s, before, sms).grid.x, After::launch_shape(s, after, sms).grid.x)
+            << config_name(after) << " at " << s.m << "x" << s.n << " on " << sms << " SMs";
+        for (int u = 0; u < After::units(s, after); u += 7)
+          for (int rank = 0; rank < after.cluster; ++rank) {
+            EXPECT_EQ(Before::tile_at(u, rank, s, before).m, After::tile_at(u, rank, s, after).m);
+            EXPECT_EQ(Before::tile_at(u, rank, s, before).n, After::tile_at(u, rank, s, after).n);
+          }
+      }
+  }
+}
+
+// ... and its trace (f32 output), instruction by instruction and lane by lane, with C stored by the
+// copy engine (beta = 0) and read back (beta != 0, and rows not 16-byte aligned).
+template <typename Before, typename After>
+void expect_same_traces(int configs) {
+  for (const auto& [shape, beta] : std::vector<std::pair<GemmShape, float>>{
+           {{136, 100, 128}, 0.0f}, {{136, 102, 128}, 0.0f}, {{264, 232, 32}, 0.5f}}) {
+    TraceProblem problem;
+    problem.shape = shape;
+    problem.layout = Layout::nt;
+    problem.beta = beta;
+    for (int i = 0; i < configs; ++i) {
+      const auto& after = After::kConfigs[i];
+      problem.params = After::to_params(after);
+      expect_same_trace(problem, After::trace_launch_shape(problem, after), Before::trace_warp, After::trace_warp,
+                        config_name(after));
+    }
+  }
 }
 
 }  // namespace gemm::hopper_testing

@@ -7,14 +7,12 @@
 #include <string>
 #include <vector>
 
-#include "../../steps/19_fp8/mapping.hpp"
-#include "../../steps/20_overlapped_epilogue/mapping.hpp"
+#include "fp8_steps.hpp"
 #include "hopper_checks.hpp"
 
 namespace {
 
 using gemm::GemmShape;
-using gemm::Layout;
 
 using gemm::hopper_testing::config_name;
 using gemm::hopper_testing::same_config;
@@ -76,32 +74,10 @@ TEST(Mapping20, EverythingElseIsStep19s) {
   const std::vector<GemmShape> shapes = {{4096, 4096, 4096}, {8192, 8192, 8192}, {1000, 1000, 1008},
                                          {4088, 4104, 4096}, {264, 232, 128},    {6144, 6144, 6144}};
   for (const int sms : {132, 114, 16})
-    for (const GemmShape& s : shapes) {
+    for (const GemmShape& s : shapes)
       EXPECT_TRUE(same_config(step19::config_for_shape(s, sms), step20::config_for_shape(s, sms))) << s.m << "x" << s.n;
-      for (int i = 0; i < step20::kConfigCount; ++i) {
-        const step19::Config& c19 = step19::kConfigs[i];
-        const step20::Config& c20 = step20::kConfigs[i];
-        EXPECT_EQ(step19::launch_shape(s, c19, sms).grid.x, step20::launch_shape(s, c20, sms).grid.x);
-        EXPECT_EQ(step19::shared_bytes(c19), step20::shared_bytes(c20));
-        for (int u = 0; u < step20::units(s, c20); u += 7)
-          for (int rank = 0; rank < c20.cluster; ++rank) {
-            EXPECT_EQ(step19::tile_at(u, rank, s, c19).m, step20::tile_at(u, rank, s, c20).m);
-            EXPECT_EQ(step19::tile_at(u, rank, s, c19).n, step20::tile_at(u, rank, s, c20).n);
-          }
-      }
-    }
-  // The traces, instruction by instruction and lane by lane, with C stored by the copy engine
-  // (beta = 0) and read back (beta != 0, and rows not 16-byte aligned).
-  for (const auto& [shape, beta] : std::vector<std::pair<GemmShape, float>>{
-           {{136, 100, 128}, 0.0f}, {{136, 102, 128}, 0.0f}, {{264, 232, 32}, 0.5f}}) {
-    gemm::TraceProblem problem;
-    problem.shape = shape;
-    problem.layout = Layout::nt;
-    problem.beta = beta;
-    for (int i = 0; i < step20::kConfigCount; ++i) {
-      problem.params = step20::to_params(step20::kConfigs[i]);
-      gemm::hopper_testing::expect_same_trace(problem, step20::trace_launch_shape(problem, step20::kConfigs[i]),
-                                              step19::trace_warp, step20::trace_warp, config_name(step20::kConfigs[i]));
-    }
-  }
+  using gemm::fp8_testing::Step19;
+  using gemm::fp8_testing::Step20;
+  gemm::hopper_testing::expect_same_dealing<Step19, Step20>(step20::kConfigCount, shapes, {132, 114, 16});
+  gemm::hopper_testing::expect_same_traces<Step19, Step20>(step20::kConfigCount);
 }

@@ -7,14 +7,12 @@
 #include <string>
 #include <vector>
 
-#include "../../steps/20_overlapped_epilogue/mapping.hpp"
-#include "../../steps/21_uniform_datapath/mapping.hpp"
+#include "fp8_steps.hpp"
 #include "hopper_checks.hpp"
 
 namespace {
 
 using gemm::GemmShape;
-using gemm::Layout;
 
 using gemm::hopper_testing::config_name;
 using gemm::hopper_testing::same_config;
@@ -101,33 +99,13 @@ TEST(Mapping21, EverythingElseIsStep20s) {
   for (const int sms : {132, 114, 16})
     for (const GemmShape& s : shapes) {
       EXPECT_TRUE(same_config(step20::config_for_shape(s, sms), step21::config_for_shape(s, sms))) << s.m << "x" << s.n;
-      for (int i = 0; i < step21::kConfigCount; ++i) {
-        const step20::Config& c20 = step20::kConfigs[i];
-        const step21::Config& c21 = step21::kConfigs[i];
-        EXPECT_EQ(step20::launch_shape(s, c20, sms).grid.x, step21::launch_shape(s, c21, sms).grid.x);
-        EXPECT_EQ(step20::shared_bytes(c20), step21::shared_bytes(c21));
+      for (int i = 0; i < step21::kConfigCount; ++i)
         for (const float beta : {0.0f, 0.5f})
-          EXPECT_EQ(step20::launches_copy_engine_only_kernel(c20, s, beta, 2),
-                    step21::launches_copy_engine_only_kernel(c21, s, beta, 2));
-        for (int u = 0; u < step21::units(s, c21); u += 7)
-          for (int rank = 0; rank < c21.cluster; ++rank) {
-            EXPECT_EQ(step20::tile_at(u, rank, s, c20).m, step21::tile_at(u, rank, s, c21).m);
-            EXPECT_EQ(step20::tile_at(u, rank, s, c20).n, step21::tile_at(u, rank, s, c21).n);
-          }
-      }
+          EXPECT_EQ(step20::launches_copy_engine_only_kernel(step20::kConfigs[i], s, beta, 2),
+                    step21::launches_copy_engine_only_kernel(step21::kConfigs[i], s, beta, 2));
     }
-  // The traces, instruction by instruction and lane by lane, with C stored by the copy engine
-  // (beta = 0) and read back (beta != 0, and rows not 16-byte aligned).
-  for (const auto& [shape, beta] : std::vector<std::pair<GemmShape, float>>{
-           {{136, 100, 128}, 0.0f}, {{136, 102, 128}, 0.0f}, {{264, 232, 32}, 0.5f}}) {
-    gemm::TraceProblem problem;
-    problem.shape = shape;
-    problem.layout = Layout::nt;
-    problem.beta = beta;
-    for (int i = 0; i < step21::kConfigCount; ++i) {
-      problem.params = step21::to_params(step21::kConfigs[i]);
-      gemm::hopper_testing::expect_same_trace(problem, step21::trace_launch_shape(problem, step21::kConfigs[i]),
-                                              step20::trace_warp, step21::trace_warp, config_name(step21::kConfigs[i]));
-    }
-  }
+  using gemm::fp8_testing::Step20;
+  using gemm::fp8_testing::Step21;
+  gemm::hopper_testing::expect_same_dealing<Step20, Step21>(step21::kConfigCount, shapes, {132, 114, 16});
+  gemm::hopper_testing::expect_same_traces<Step20, Step21>(step21::kConfigCount);
 }

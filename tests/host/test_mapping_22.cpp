@@ -10,8 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "../../steps/21_uniform_datapath/mapping.hpp"
-#include "../../steps/22_tile_width/mapping.hpp"
+#include "fp8_steps.hpp"
 #include "hopper_checks.hpp"
 
 namespace {
@@ -234,7 +233,6 @@ TEST(Mapping22, Step21sTilesAreUnchanged) {
     const step21::Config& c21 = step21::kConfigs[i];
     const step22::Config& c22 = step22::kConfigs[i];
     EXPECT_TRUE(same_config(c21, c22)) << config_name(c22);
-    EXPECT_EQ(step21::shared_bytes(c21), step22::shared_bytes(c22));
     for (const int out_bytes : {2, 4})
       for (const bool copy_engine_only : {false, true}) {
         EXPECT_EQ(step21::epilogue_under_next_tile(c21, out_bytes, copy_engine_only),
@@ -246,28 +244,10 @@ TEST(Mapping22, Step21sTilesAreUnchanged) {
                   step22::uniform_addresses(c22, out_bytes, copy_engine_only))
             << config_name(c22) << " out " << out_bytes;
       }
-    for (const GemmShape& s : kDealtShapes)
-      for (const int sms : {132, 114, 16}) {
-        EXPECT_EQ(step21::launch_shape(s, c21, sms).grid.x, step22::launch_shape(s, c22, sms).grid.x);
-        for (int u = 0; u < step22::units(s, c22); u += 7)
-          for (int rank = 0; rank < c22.cluster; ++rank) {
-            EXPECT_EQ(step21::tile_at(u, rank, s, c21).m, step22::tile_at(u, rank, s, c22).m);
-            EXPECT_EQ(step21::tile_at(u, rank, s, c21).n, step22::tile_at(u, rank, s, c22).n);
-          }
-      }
   }
-  for (const auto& [shape, beta] : std::vector<std::pair<GemmShape, float>>{
-           {{136, 100, 128}, 0.0f}, {{136, 102, 128}, 0.0f}, {{264, 232, 32}, 0.5f}}) {
-    gemm::TraceProblem problem;
-    problem.shape = shape;
-    problem.layout = Layout::nt;
-    problem.beta = beta;
-    for (int i = 0; i < step21::kConfigCount; ++i) {
-      problem.params = step22::to_params(step22::kConfigs[i]);
-      ht::expect_same_trace(problem, step22::trace_launch_shape(problem, step22::kConfigs[i]), step21::trace_warp,
-                            step22::trace_warp, config_name(step22::kConfigs[i]));
-    }
-  }
+  ht::expect_same_dealing<gemm::fp8_testing::Step21, gemm::fp8_testing::Step22>(step21::kConfigCount, kDealtShapes,
+                                                                                 {132, 114, 16});
+  ht::expect_same_traces<gemm::fp8_testing::Step21, gemm::fp8_testing::Step22>(step21::kConfigCount);
 }
 
 // The checks of steps 18 and 19 (hopper_checks.hpp), over every tile, the new one included.
