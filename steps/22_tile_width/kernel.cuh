@@ -451,7 +451,7 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
               const StagedChunk chunk = staged_chunk(int(threadIdx.x) % kWarpgroup, i);
               const int row = row0 + chunk.row, col = col0 + first + chunk.col;
               // (columns the previous slice stored are skipped: beta * C is added once)
-              if (row < shape.m && col < shape.n && (first == slice * kCols || first + chunk.col >= slice * kCols))
+              if (row < shape.m && col < shape.n && read_back_stores(slice, first, chunk.col, kStaged))
                 store_run(c + (long long)row * shape.n + col, col, shape,
                           *reinterpret_cast<const float4*>(half + staging_byte(chunk.row, chunk.col, 4)), beta);
             }

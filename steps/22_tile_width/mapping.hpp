@@ -362,6 +362,11 @@ GEMM_HD constexpr int slice_first_col(int slice, int bn, int staged_bytes) {
   return slice * slice_cols(staged_bytes) < bn - slice_cols(staged_bytes) ? slice * slice_cols(staged_bytes)
                                                                           : bn - slice_cols(staged_bytes);
 }
+// Whether the read-back path stores column `col` (from the slice's first, `first`) of slice
+// `slice`: not the columns the slice before stored (it adds beta * C, which must happen once).
+GEMM_HD constexpr bool read_back_stores(int slice, int first, int col, int staged_bytes) {
+  return first == slice * slice_cols(staged_bytes) || first + col >= slice * slice_cols(staged_bytes);
+}
 // TMA stores C when beta = 0 (nothing to read) and its rows start on 16 bytes.
 GEMM_HD bool tma_stores_c(const GemmShape& s, float beta, int out_bytes) { return beta == 0.0f && (s.n * out_bytes) % 16 == 0; }
 // A read-back run (kRun values from column col) goes to C in one vector store when it lies inside
@@ -486,7 +491,7 @@ inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& bloc
         auto col = [&](int lane) { return col0 + first + chunk(lane).col; };
         std::uint32_t inside = 0, whole = 0;  // (not the columns the previous slice stored)
         for (int lane = 0; lane < kWarpSize; ++lane)
-          if (row(lane) < s.m && col(lane) < s.n && first + chunk(lane).col >= slice * kCols) {
+          if (row(lane) < s.m && col(lane) < s.n && read_back_stores(slice, first, chunk(lane).col, kOutBytes)) {
             inside |= 1u << lane;
             if (whole_run(col(lane), s)) whole |= 1u << lane;
           }
