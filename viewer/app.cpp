@@ -150,6 +150,10 @@ void start(App& app, const Args& args, const char* argv0) {
   app.instruction_index = args.instruction;
   app.docs = args.docs;
   app.solo_panel = args.panel;
+  app.show_timeline = args.panel == "timeline";
+  app.timeline.tile = args.tile;
+  app.timeline.out_bytes = args.out_bytes;
+  app.timeline.copy_latency = args.copy_latency;
 
   app.gpu_present = std::system("nvidia-smi -L > /dev/null 2>&1") == 0;
   app.bin_dir = std::filesystem::absolute(argv0).parent_path().string();

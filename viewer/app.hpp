@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "args.hpp"
+#include "timeline_model.hpp"
 #include "viewer_model.hpp"
 
 namespace gemm::viewer {
@@ -90,6 +91,10 @@ struct App {
   std::string solo_panel;              // with --docs: the panel drawn
   std::map<std::string, float> drawn_bottom;  // per panel: the lowest point drawn (screen y), for --docs' crop
   Layout layout = Layout::nn;  // a tensor-core step's storage of A and B
+
+  // The timeline (timeline_panel.cpp), drawn across the window instead of the three panels.
+  bool show_timeline = false;
+  TimelineState timeline;
 
   TraceProblem problem() const;
   const TracedProgram& current() const { return programs[size_t(program)]; }

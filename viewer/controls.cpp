@@ -89,6 +89,10 @@ void menu(App& app, bool& open_popup) {
       if (ImGui::MenuItem("Open results file...")) open_popup = true;
       ImGui::EndMenu();
     }
+    if (ImGui::BeginMenu("View")) {
+      ImGui::MenuItem("Timeline: pipeline stages and persistent rounds", nullptr, &app.show_timeline);
+      ImGui::EndMenu();
+    }
     ImGui::EndMenuBar();
   }
   if (open_popup) {

@@ -3,8 +3,8 @@
 // Everything drawn comes from viewer_model.hpp, which computes it from the steps' own traces, the
 // access model and results files. This file only wires the rooms together: the command line
 // (args.cpp) starts the App (app.cpp); each frame lays out the menu and top bar (controls.cpp) and
-// the three panels (thread_map_panel.cpp, access_panel.cpp, performance_panel.cpp) in the theme
-// (theme.cpp). Headless mode (--screenshot) renders a few frames, writes a PNG and a geometry file
+// the three panels (thread_map_panel.cpp, access_panel.cpp, performance_panel.cpp), or the timeline
+// across the window (timeline_panel.cpp; View menu, --panel timeline), in the theme (theme.cpp). Headless mode (--screenshot) renders a few frames, writes a PNG and a geometry file
 // (screenshot.cpp: where each grid was drawn) and exits.
 //
 // Exit codes: 0 done, 2 bad usage, 3 no display or no OpenGL 3.3 context.
@@ -48,7 +48,7 @@ void frame(App& app, int width, int height, bool& open_popup) {
   }
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float gap = ImGui::GetStyle().ItemSpacing.x;
-  const float w = app.docs ? avail.x : (avail.x - 2 * gap) / 3;
+  const float w = app.docs || app.show_timeline ? avail.x : (avail.x - 2 * gap) / 3;
   auto panel = [&](const char* id, const char* name, auto body) {
     if (app.docs && app.solo_panel != name) return;
     ImGui::BeginChild(id, {w, avail.y}, true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
@@ -59,9 +59,13 @@ void frame(App& app, int width, int height, bool& open_popup) {
     ImGui::EndChild();
     if (!app.docs) ImGui::SameLine();
   };
-  panel("##thread", "thread", thread_map_panel);
-  panel("##access", "access", access_panel);
-  panel("##performance", "performance", performance_panel);
+  if (app.show_timeline) {
+    panel("##timeline", "timeline", timeline_panel);
+  } else {
+    panel("##thread", "thread", thread_map_panel);
+    panel("##access", "access", access_panel);
+    panel("##performance", "performance", performance_panel);
+  }
   ImGui::End();
   ++app.frames_drawn;
 }

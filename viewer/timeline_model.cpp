@@ -707,9 +707,15 @@ std::vector<PlanChoice> plan_choices(const TracedProgram& program, const TracePr
   return out;
 }
 
-std::string plan_choice_text(const PlanChoice& choice) {
+std::string plan_choice_text(const PlanChoice& choice, const std::vector<PlanChoice>& among) {
+  std::map<std::string, int> differing;
+  for (const auto& [key, value] : choice.params)
+    for (const PlanChoice& other : among)
+      if (among.size() < 2 || other.params.count(key) == 0 || other.params.at(key) != value) differing[key] = value;
+  std::string tunables = params_text(differing);
+  if (!tunables.empty()) tunables.pop_back();  // params_text ends each with a space
   const PersistentPlan& p = choice.plan;
-  std::string out = format("%s: %d units on %d clusters, %d round%s", params_text(choice.params).c_str(), p.units,
+  std::string out = format("%s: %d units on %d clusters, %d round%s", tunables.c_str(), p.units,
                            p.clusters, p.rounds, p.rounds == 1 ? "" : "s");
   if (p.time_per_round > 1) out += format(", grid_time %d (%.4g rounds)", p.grid_time, double(p.grid_time) / p.time_per_round);
   if (p.counted_time >= 0) out += format(", counted_time %lld", p.counted_time);
@@ -741,6 +747,12 @@ TimelineView timeline_view(const TracedProgram& program, const TraceProblem& pro
     v.persistent = true;
     v.plan = program.persistent(problem);
     v.choices = plan_choices(program, problem);
+    v.cells = round_cells(v.plan);
+    v.by_tile = tile_rounds(v.plan);
+    v.plan_lines = plan_text(v.plan);
+    for (const PlanChoice& choice : v.choices)
+      v.choice_lines.push_back(plan_choice_text(choice, v.choices) + (choice.chosen ? "  <- chosen by shape" : "") +
+                               (choice.shown ? "  (shown)" : ""));
     v.block = std::clamp(block, 0, std::max(v.plan.blocks - 1, 0));
     at = {v.block, 0, 0};
   } else {
@@ -787,6 +799,13 @@ TimelineView timeline_view(const TracedProgram& program, const TraceProblem& pro
                                                          : "each tile's epilogue runs after the tile (stores_under_next_tile "
                                                            "is false for this kernel, output or beta)"));
   return v;
+}
+
+std::string timeline_key(const TracedProgram& program, const TraceProblem& problem, int block, int out_bytes,
+                         double copy_latency) {
+  return format("%s|%s|%s|%d|%s|%g|%d|%d|%g", program.step.c_str(), shape_text(problem.shape).c_str(),
+                params_text(problem.params).c_str(), problem.sms, to_string(problem.layout), double(problem.beta), block,
+                out_bytes, copy_latency);
 }
 
 int first_column_of_tile(const Timeline& t, int tile) {

@@ -127,7 +127,9 @@ struct PlanChoice {
   bool shown = false;   // the configuration on screen
 };
 std::vector<PlanChoice> plan_choices(const TracedProgram& program, const TraceProblem& problem);
-std::string plan_choice_text(const PlanChoice& choice);
+// "BN=176 STAGES=5: 384 units on 64 clusters, 6 rounds, ...", naming the tunables that differ
+// between the choices (all of them where there is one).
+std::string plan_choice_text(const PlanChoice& choice, const std::vector<PlanChoice>& among);
 
 // ---- What the timeline panel shows, computed once per selection ------------------------------------
 
@@ -141,7 +143,10 @@ struct TimelineView {
   bool persistent = false;
   PersistentPlan plan;
   std::vector<PlanChoice> choices;
-  std::vector<std::string> header;  // what the chart shows, a line each
+  std::vector<RoundCell> cells;        // round_cells(plan)
+  std::vector<TileRound> by_tile;      // tile_rounds(plan)
+  std::vector<std::string> plan_lines, choice_lines;  // plan_text(plan); each choice's text, chosen and shown said
+  std::vector<std::string> header;     // what the chart shows, a line each
 };
 // The most k-tiles of a block the timeline walks (a persistent block's first tiles, where it has more).
 constexpr int kMostKTiles = 1024;
@@ -155,5 +160,19 @@ std::string timeline_steps_text(const std::vector<TracedProgram>& programs);
 // The columns (k-tiles multiplied) drawn: a window of at most `most` from `first`, clamped; and the
 // default first column for a tile of the block (a little before its first k-tile).
 int first_column_of_tile(const Timeline& t, int tile);
+
+// What the timeline panel keeps between frames (the App's): its choices, and the view computed for
+// them, recomputed only when the selection changes (key).
+struct TimelineState {
+  TimelineView view;
+  std::string key;
+  int tile = 0;              // a persistent block's tile the chart starts at (its place in the block's sequence)
+  int out_bytes = 2;         // the output the FP8 steps' epilogue is decided for (bf16, their default, or f32)
+  float copy_latency = float(kDefaultCopyLatency);
+  int first_column = -1;     // the first k-tile column drawn (-1: from the tile's)
+};
+// The key of a selection: the view is recomputed when it changes.
+std::string timeline_key(const TracedProgram& program, const TraceProblem& problem, int block, int out_bytes,
+                         double copy_latency);
 
 }  // namespace gemm::viewer
