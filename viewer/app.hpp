@@ -95,6 +95,8 @@ struct App {
   // The timeline (timeline_panel.cpp), drawn across the window instead of the three panels.
   bool show_timeline = false;
   TimelineState timeline;
+  Texture rounds_texture, tiles_texture;  // its rounds grid and C's tiles, one texel per cell
+  std::string rounds_texture_key;
 
   TraceProblem problem() const;
   const TracedProgram& current() const { return programs[size_t(program)]; }

@@ -325,7 +325,8 @@ void walk_mbarriers(const PipelineSpec& s, Timeline& t, double latency) {
     t.max_in_flight = std::max(t.max_in_flight, ++in_stages);
     const int phase = full[size_t(st)].phases();
     const std::string who = specialized ? "the producer (one thread)" : "thread 0";
-    chart.begin(st, now, BarKind::copying, j / std::max(k_tiles, 1), j % std::max(k_tiles, 1), j, short_name(t, j),
+    chart.begin(st, now, BarKind::copying, j / std::max(k_tiles, 1), j % std::max(k_tiles, 1), j,
+                short_name(t, j) + format(" p%d", s.full_parity[size_t(j)]),  // and the parity its waits name
                 format("%s -> stage %d (stage_of(%d) = %d): %s armed full[%d] with the stage's %s (expect_tx) and "
                        "issued its TMA boxes; their bytes complete phase %d of full[%d] (parity %d) when they land. %s "
                        "wait on full[%d] for parity %d (full_parity(%d))",

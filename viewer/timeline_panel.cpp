@@ -180,7 +180,14 @@ void legend(const Timeline& t) {
     ImGui::TextUnformatted(meaning[k]);
     end_x = ImGui::GetItemRectMax().x;
   }
-  ImGui::TextDisabled("ticks: waits, barriers, arrivals and copies issued (hover names them)");
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", t.kind == PipelineKind::warp_specialized || t.kind == PipelineKind::tma_one_warpgroup
+                                 ? "a bar's number: the k-tile (of its tile); p: the parity of the full barrier phase "
+                                   "its bytes complete, which the consumers' wait names; ticks: waits, arrivals, "
+                                   "copies issued (hover names them)"
+                                 : "a bar's number: the k-tile; ticks: copies issued, commit groups, waits and "
+                                   "barriers (hover names them)");
+  ImGui::PopStyleColor();
 }
 
 // The persistent grid: blocks x rounds, and C's tiles coloured by the round that takes them.
@@ -209,6 +216,8 @@ void rounds(App& app, TimelineState& state, float width) {
   ImGui::TextWrapped("Left, blocks by rounds: the tile each block takes in each round, coloured by its tile column (B's "
                      "tile, which the blocks of a cluster share by TMA multicast); orange: a narrow tile, grey: below C, "
                      "dark: no unit left. Right, C's tiles coloured by the round that takes them (outlined: the block's).");
+  const std::string* hover = nullptr;
+  std::string hover_text;
   const ImVec2 top = ImGui::GetCursorScreenPos();
   const float label_h = ImGui::GetFontSize() + 2;
   const ImVec2 origin{top.x + margin, top.y + label_h};
@@ -220,49 +229,63 @@ void rounds(App& app, TimelineState& state, float width) {
   while (plan.blocks / label_every > 24) label_every *= 2;
   for (int block = 0; block < plan.blocks; block += label_every)
     draw->AddText({top.x, origin.y + float(block) * cell_h}, palette.text, ("block " + std::to_string(block)).c_str());
+  // The grid and the map as textures, one texel per cell (thousands of rectangles would cost the
+  // software renderer a frame), made again only when the selection changes.
   const std::vector<RoundCell>& cells = v.cells;
-  const std::string* hover = nullptr;
-  std::string hover_text;
-  for (int block = 0; block < plan.blocks; ++block)
-    for (int round = 0; round < rounds_shown; ++round) {
-      const RoundCell& cell = cells[size_t(block) * size_t(plan.rounds) + size_t(round)];
-      const ImVec2 a{origin.x + float(round) * cell_w, origin.y + float(block) * cell_h};
-      const ImVec2 b{a.x + cell_w - (cell_w > 4 ? 1 : 0), a.y + cell_h};
-      draw->AddRectFilled(a, b, im(round_cell_colour(cell)));
-      if (inside(mouse, a, b)) {
-        hover_text = round_cell_text(plan, block, cell);
-        hover = &hover_text;
-        if (ImGui::IsMouseClicked(0) && cell.taken) {
-          select_block(app, block);
-          state.tile = round;
-          state.first_column = -1;
-        }
-      }
+  const std::vector<TileRound>& by_tile = v.by_tile;
+  const std::string texture_key = state.key + "|" + std::to_string(rounds_shown);
+  if (app.rounds_texture_key != texture_key && plan.blocks > 0 && plan.tiles_m > 0) {
+    std::vector<Rgba> grid(size_t(rounds_shown) * size_t(plan.blocks));
+    for (int block = 0; block < plan.blocks; ++block)
+      for (int round = 0; round < rounds_shown; ++round)
+        grid[size_t(block) * size_t(rounds_shown) + size_t(round)] =
+            round_cell_colour(cells[size_t(block) * size_t(plan.rounds) + size_t(round)]);
+    app.rounds_texture.upload(grid, rounds_shown, plan.blocks);
+    std::vector<Rgba> map(by_tile.size());
+    for (size_t i = 0; i < by_tile.size(); ++i) map[i] = round_colour(by_tile[i].round);
+    app.tiles_texture.upload(map, plan.tiles_n, plan.tiles_m);
+    app.rounds_texture_key = texture_key;
+  }
+  const ImVec2 grid_end{origin.x + cell_w * float(rounds_shown), origin.y + cell_h * float(plan.blocks)};
+  draw->AddImage(app.rounds_texture.handle(), origin, grid_end);
+  if (inside(mouse, origin, grid_end)) {
+    const int block = std::clamp(int((mouse.y - origin.y) / cell_h), 0, plan.blocks - 1);
+    const int round = std::clamp(int((mouse.x - origin.x) / cell_w), 0, rounds_shown - 1);
+    const RoundCell& cell = cells[size_t(block) * size_t(plan.rounds) + size_t(round)];
+    hover_text = round_cell_text(plan, block, cell);
+    hover = &hover_text;
+    if (ImGui::IsMouseClicked(0) && cell.taken) {
+      select_block(app, block);
+      state.tile = round;
+      state.first_column = -1;
     }
+  }
   // The selected block's row.
   const float sel_y = origin.y + float(v.block) * cell_h;
   draw->AddRect({origin.x - 1, sel_y - 1}, {origin.x + cell_w * float(rounds_shown) + 1, sel_y + cell_h + 1}, palette.outline);
   app.shown["timeline"]["rounds"] = {{"x", origin.x}, {"y", origin.y}, {"cell_w", cell_w}, {"cell_h", cell_h},
                                      {"blocks", plan.blocks}, {"rounds", plan.rounds}, {"rounds_shown", rounds_shown}};
-  // C's tiles.
+  // C's tiles: the narrow column, and the selected block's tiles, outlined.
   const float map_x = top.x + half + gap;
   const float tile_px = std::max(std::min({half / float(std::max(plan.tiles_n, 1)), avail_h / float(std::max(plan.tiles_m, 1)),
                                            ui(28)}), 1.0f);
-  const std::vector<TileRound>& by_tile = v.by_tile;
-  for (int m = 0; m < plan.tiles_m; ++m)
-    for (int n = 0; n < plan.tiles_n; ++n) {
-      const TileRound& tr = by_tile[size_t(m) * size_t(plan.tiles_n) + size_t(n)];
-      const ImVec2 a{map_x + float(n) * tile_px, origin.y + float(m) * tile_px};
-      const ImVec2 b{a.x + tile_px - (tile_px > 4 ? 1 : 0), a.y + tile_px - (tile_px > 4 ? 1 : 0)};
-      draw->AddRectFilled(a, b, im(round_colour(tr.round)));
-      if (plan.narrow_units > 0 && n == plan.tiles_n - 1) draw->AddRect(a, b, im(kNarrowTile));  // the narrow column
-      if (tr.block == v.block) draw->AddRect(a, b, palette.outline, 0, 0, 2);
-      if (inside(mouse, a, b)) {
-        hover_text = "tile (" + std::to_string(m) + ", " + std::to_string(n) + "): round " + std::to_string(tr.round) +
-                     ", block " + std::to_string(tr.block);
-        hover = &hover_text;
-      }
+  const ImVec2 map0{map_x, origin.y}, map1{map_x + tile_px * float(plan.tiles_n), origin.y + tile_px * float(plan.tiles_m)};
+  draw->AddImage(app.tiles_texture.handle(), map0, map1);
+  if (plan.narrow_units > 0)
+    draw->AddRect({map1.x - tile_px, map0.y}, map1, im(kNarrowTile), 0, 0, 2);
+  for (const BlockTile& tile : v.spec.tiles)
+    if (!tile.outside && tile.m >= 0) {
+      const ImVec2 a{map_x + float(tile.n) * tile_px, origin.y + float(tile.m) * tile_px};
+      draw->AddRect(a, {a.x + tile_px, a.y + tile_px}, palette.outline, 0, 0, 2);
     }
+  if (inside(mouse, map0, map1)) {
+    const int m = std::clamp(int((mouse.y - map0.y) / tile_px), 0, plan.tiles_m - 1);
+    const int n = std::clamp(int((mouse.x - map0.x) / tile_px), 0, plan.tiles_n - 1);
+    const TileRound& tr = by_tile[size_t(m) * size_t(plan.tiles_n) + size_t(n)];
+    hover_text = "tile (" + std::to_string(m) + ", " + std::to_string(n) + "): round " + std::to_string(tr.round) +
+                 ", block " + std::to_string(tr.block);
+    hover = &hover_text;
+  }
   if (hover) tooltip(*hover);
   ImGui::Dummy({width, label_h + std::max(cell_h * float(plan.blocks), tile_px * float(plan.tiles_m)) + ui(6)});
   if (plan.rounds > rounds_shown) ImGui::TextDisabled("the first %d of %d rounds shown", rounds_shown, plan.rounds);
