@@ -117,9 +117,14 @@ SharedView shared_view(const TracedProgram& program, const TraceProblem& given, 
     for (int lane = 0; lane < kWarpSize && !inside; ++lane)
       inside = ins.access.lane_active(lane) && ins.access.address[size_t(lane)] >= base &&
                ins.access.address[size_t(lane)] < base + tile.bytes;
-    if (inside)
-      view.items.push_back({SharedItemKind::instruction, int(i),
-                            iteration_text(program, ins.iteration) + ": " + instruction_text(ins)});
+    if (!inside) continue;
+    int first = 0;  // where its first lane's access starts: tells apart the instructions of one label
+    while (!ins.access.lane_active(first)) ++first;
+    const long long at = ins.access.address[size_t(first)];
+    view.items.push_back({SharedItemKind::instruction, int(i),
+                          iteration_text(program, ins.iteration) + ": " + instruction_text(ins) +
+                              format(", lane %d at line %lld, bank %lld", first, at / kLineBytes,
+                                     (at % kLineBytes) / kBankBytes)});
   }
   view.item = std::clamp(selection.item, 0, int(view.items.size()) - 1);
 
@@ -196,9 +201,10 @@ SharedView shared_view(const TracedProgram& program, const TraceProblem& given, 
           touch_bytes(view, detail, hopper::descriptor_byte(d, read.k_major, mn, k, bytes), bytes,
                       core.strided * 64 + core.leading, (read.mn0 + mn) * tile.k + read.k0 + k, seen);
         }
-      view.notes.push_back(format("descriptor 0x%016llx: start byte %u, leading byte offset %u, stride byte offset %u, "
-                                  "128-byte swizzle",
-                                  (unsigned long long)read.descriptor, d.start, d.leading, d.stride));
+      view.notes.push_back(format("descriptor 0x%016llx: start byte %u (byte %lld of the %s tile of stage %d), leading "
+                                  "byte offset %u, stride byte offset %u, 128-byte swizzle",
+                                  (unsigned long long)read.descriptor, d.start, (long long)d.start - base,
+                                  to_string(tile.operand), view.stage.stage, d.leading, d.stride));
       view.notes.push_back(format("reads %s %d-%d, k %d-%d: %d x %d bytes in core matrices of 8 rows x 16 bytes; the "
                                   "next 8 %s at +%u bytes (SBO)%s",
                                   read.k_major ? (tile.operand == Operand::A ? "rows" : "columns") : "m/n",

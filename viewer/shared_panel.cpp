@@ -139,8 +139,10 @@ void shared_panel(App& app, ImVec2 size) {
   const SourceBox source = source_box(view);
   const int rows = std::max(view.lines, source.rows);
   // The whole stage where it fits; otherwise cells of at least 4 pixels (2 in a docs picture) and
-  // the lines that fit, scrolled to what the item touches.
-  const float fit = std::max(height / float(rows), app.docs ? 2.0f : 4.0f);
+  // the lines that fit, scrolled to what the item touches. An instruction touches a few lines: a docs
+  // picture shows those large.
+  const float least = item.kind == SharedItemKind::instruction && app.docs ? ui(12) : app.docs ? 2.0f : 4.0f;
+  const float fit = std::max(height / float(rows), least);
   const float cell = std::max(2.0f, std::floor(std::min({width / kSharedBanks, fit, ui(14)})));
   const int shown_lines = std::max(1, std::min(view.lines, int(height / cell)));
   if (changed && shown_lines < view.lines) {
@@ -179,7 +181,8 @@ void shared_panel(App& app, ImVec2 size) {
     ImGui::PopStyleColor();
   }
   if (shown_lines < view.lines)
-    ImGui::TextDisabled("lines %d-%d of %d (wheel to scroll)", line0, line0 + shown_lines - 1, view.lines);
+    ImGui::TextDisabled("lines %d-%d of %d%s", line0, line0 + shown_lines - 1, view.lines,
+                        app.docs ? "" : " (wheel to scroll)");
   if (item.kind == SharedItemKind::instruction) phase_table(view, app.trace.instructions[size_t(item.index)]);
   if (item.kind == SharedItemKind::wgmma_read)
     ImGui::TextWrapped("colours: the core matrix (8 rows x 16 bytes) each word is read in; dimmed: not read");
