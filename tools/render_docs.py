@@ -56,7 +56,7 @@ import results_lib  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 BLOCK = re.compile(r"(<!-- (results-table|speedup-table|tf32-table|fp8-table|fp8-accuracy-table|demo-table|model-table|"
-                   r"repeat-table|sweep-table|ladder-table|ceilings-table|ceiling)([^>]*)-->\n)(.*?)(<!-- end \2 -->)",
+                   r"repeat-table|sweep-table|ladder-table|ceilings-table|ceiling|tile-table|code)([^>]*)-->\n)(.*?)(<!-- end \2 -->)",
                    re.S)
 NO_RESULTS = "*No measured results yet: run `tools/bench_all.py` on a GPU (see README).*\n"
 
@@ -761,6 +761,77 @@ def ladder_table(attributes, documents, results_dir):
     return "\n".join(out) if out else NO_RESULTS
 
 
+def quote_definition(lines, name):
+    """The lines of a definition of `name` in a C++ source, with the comment right above it: a
+    function (through its closing brace) or a constant (one statement)."""
+    head = re.compile(r"^(?:(?:inline|GEMM_HD|constexpr|static|template\s*<[^>]*>)\s+)*[\w:<>,&*\s]*?\b"
+                      + re.escape(name) + r"\s*(\(|=|\{)")
+    for index, line in enumerate(lines):
+        match = head.match(line)
+        if not match or line.startswith((" ", "\t", "//")):
+            continue
+        start = index
+        while start > 0 and lines[start - 1].lstrip().startswith("//"):
+            start -= 1
+        end, depth = index, 0
+        if match.group(1) == "(":
+            opened = False
+            for end in range(index, len(lines)):
+                depth += lines[end].count("{") - lines[end].count("}")
+                opened = opened or "{" in lines[end]
+                if opened and depth <= 0:
+                    break
+        else:
+            while not lines[end].split("//")[0].rstrip().endswith(";"):
+                end += 1
+        return lines[start:end + 1]
+    raise RuntimeError(f"code: no top-level definition of {name!r}")
+
+
+def code_quote(attributes):
+    """Definitions quoted from a source file of the checkout (names=, in that order), so that a
+    page's quote is the code as it is: --check fails when the code changes."""
+    path = os.path.join(ROOT, attributes["file"])
+    with open(path, encoding="utf-8") as handle:
+        lines = handle.read().split("\n")
+    quoted = []
+    for name in attributes["names"].split(","):
+        quoted += ([""] if quoted else []) + quote_definition(lines, name)
+    return "\n".join([f"From `{attributes['file']}`:", "", "```cpp"] + quoted + ["```"])
+
+
+def tile_table(attributes, documents):
+    """The tile a step ran at each measured shape, from the tunables its results file records (a
+    step choosing its tile by shape records the shape's own), with the rate and % of cuBLAS."""
+    step = attributes["step"]
+    wanted = shape_filter(attributes)
+    out = []
+    for path, document in documents:
+        runs = find_runs(document, step)
+        kind_types = {k: types for k, _, types in results_lib.LADDER_KINDS}
+        preferred = [r for r in runs if shown_types(attributes) and is_shown(attributes, r, None)
+                     or all(r.get(key, "f32") == value for key, value in
+                            kind_types[results_lib.input_kind(r.get("dtype"))].items())]
+        run = next((r for r in preferred if not r.get("variant")), None)
+        if run is None:
+            continue
+        tera = run.get("dtype", "f32") != "f32"
+        out += [f"| M×N×K | tile (BM × BN) | chosen by shape | {'TFLOPS' if tera else 'GFLOPS'} | % of cuBLAS |",
+                "|---|---|---|---:|---:|"]
+        for shape in run["shapes"]:
+            if "time" not in shape or (wanted and (shape["m"], shape["n"], shape["k"]) not in wanted):
+                continue
+            params = dict(run["params"], **shape.get("params", {}))
+            own = own_params(run, shape)
+            rate = shape["time"]["gflops"] / (1000.0 if tera else 1.0)
+            out.append(f"| {shape_label(shape)} | {params.get('BM', '?')} × {params.get('BN', '?')} | "
+                       + (params_text(own) if own else "no: the default") + f" | {fmt(rate, 1 if tera else 0)} | "
+                       + (f"{100 * shape['fraction_of_cublas']:.1f}%" if "cublas" in shape else "–") + " |")
+        out += ["", source_line(document, path, [run]) + f" The run: {step}"
+                + (f", {types_label(run)}" if tera else "") + f"; its default {params_text(run['params'])}.", ""]
+    return "\n".join(out) if out else NO_RESULTS
+
+
 def render(text, results_dir):
     def documents_for(attributes):
         folder = os.path.join(results_dir, attributes.get("dir", ""))  # dir=sustained: a subfolder
@@ -773,6 +844,10 @@ def render(text, results_dir):
         kind, attributes = match.group(2), parse_attributes(match.group(3))
         if kind == "model-table":
             body = model_table(attributes, results_dir)
+        elif kind == "code":
+            body = code_quote(attributes)
+        elif kind == "tile-table":
+            body = tile_table(attributes, documents_for(attributes))
         elif kind == "ceiling":
             body = ceiling_line(attributes, results_dir)
         elif kind == "ceilings-table":

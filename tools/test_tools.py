@@ -328,6 +328,28 @@ class RenderTest(unittest.TestCase):
         self.assertIn("| 1,074 | 2.00×† |", paired)
         self.assertIn("pair/test-gpu.json", paired)
 
+    def test_code_quotes_a_definition_with_its_comment(self):
+        lines = ["// The count.", "constexpr int kCount = 4;  // four", "", "// Twice a value,",
+                 "// for the test.", "GEMM_HD int twice(int x) {", "  if (x) {", "    return 2 * x;", "  }",
+                 "  return 0;", "}", "inline int twice_again(int x) { return twice(twice(x)); }"]
+        self.assertEqual(render_docs.quote_definition(lines, "twice"), lines[3:11])
+        self.assertEqual(render_docs.quote_definition(lines, "kCount"), lines[0:2])
+        self.assertEqual(render_docs.quote_definition(lines, "twice_again"), lines[11:12])
+        with self.assertRaises(RuntimeError):
+            render_docs.quote_definition(lines, "thrice")
+        quoted = render_docs.code_quote({"file": "steps/22_tile_width/mapping.hpp", "names": "counted_time"})
+        self.assertIn("inline long long counted_time(", quoted)
+        self.assertTrue(quoted.rstrip().endswith("```"))
+
+    def test_tile_table_names_the_tile_each_shape_ran(self):
+        doc = document()
+        doc["runs"][1]["params"] = {"BM": 128, "BN": 256}
+        doc["runs"][1]["shapes"].append(dict(shape(2048, 20.0, 10.0), params={"BM": 256, "BN": 128}))
+        table = render_docs.tile_table({"step": "02_gmem_coalescing"}, [("x.json", doc)])
+        self.assertIn("| 1024×1024×1024 | 128 × 256 | no: the default | 859 | 40.0% |", table)
+        self.assertIn("| 2048×2048×2048 | 256 × 128 | BM=256 BN=128 | 859 | 50.0% |", table)
+        self.assertIn("its default BM=128 BN=256", table)
+
     def test_missing_results_say_so(self):
         text = "<!-- results-table steps=99_none -->\n<!-- end results-table -->\n"
         self.assertIn("No measured results yet", render_docs.render(text, self.folder))
