@@ -128,13 +128,14 @@ inline SharedStage step14_stage(const TraceProblem& p, const Dim3&, int k_tile) 
 // a, b (the operands of a problem); k_major; tile_byte; b_boxes (a narrow tile copies one box of
 // B); consumers; cluster; tile (the block's first tile); a_descriptor and b_descriptor (built as the
 // kernel builds them, for a stage, consumer and k-step); kElementBytes, kBoxInner, kWgmmaM,
-// kWgmmaK, kNarrowCols (the n of a narrow tile's wgmma; BN where there are none); kDescriptors (how
+// kWgmmaK, kNarrowCols (the n of a narrow tile's wgmma; 0 where there are none); kDescriptors (how
 // the kernel forms its descriptors, for the panel).
 
 struct FirstTile {
   bool any = false;  // a persistent block past the last unit takes none
   int m = 0, n = 0, rank = 0;
   bool narrow = false;
+  bool below = false;  // the tile lies below C (its unit's lower tile, where the tile rows are odd)
 };
 
 template <typename Step>
@@ -153,7 +154,7 @@ SharedStage hopper_stage(const TraceProblem& p, const Dim3& block, int k_tile) {
   const FirstTile tile = Step::tile(p, block, c);
   if (tile.any) {
     s.tile_text = "the block's first tile of C: (" + std::to_string(tile.m) + ", " + std::to_string(tile.n) + ")" +
-                  (tile.narrow ? ", narrow" : "");
+                  (tile.narrow ? ", narrow" : "") + (tile.below ? ", below C (copied and multiplied, not stored)" : "");
     const auto copies = [&](Operand operand, const typename Step::Op& op, int mn0, int boxes, bool shared_by_cluster) {
       for (int box = 0; box < boxes; ++box) {
         const auto first = tma_box(op, mn0, k_tile, box, c);
@@ -167,6 +168,7 @@ SharedStage hopper_stage(const TraceProblem& p, const Dim3& block, int k_tile) {
         copy.landing = (long long)box * box_bytes(op);
         copy.bytes = box_bytes(op);
         copy.issuer = shared_by_cluster ? box % Step::cluster(c) : tile.rank;
+        copy.multicast = shared_by_cluster ? Step::cluster(c) : 1;
         copy.mn0 = mn0, copy.k0 = k_tile * c.bk;
         copy.k_major = Step::k_major(op);
         s.boxes.push_back(copy);
@@ -205,7 +207,8 @@ FirstTile persistent_first_tile(const TraceProblem& p, const Dim3& block, const 
   t.rank = block.x % c.cluster;
   if (cluster >= clusters || cluster >= units(p.shape, c)) return t;
   const auto tile = tile_at(cluster, t.rank, p.shape, c);
-  t.any = tile.m < tiles_m(p.shape, c);  // a unit's lower tile may lie below C (then it is computed, not stored)
+  t.any = true;
+  t.below = tile.m >= tiles_m(p.shape, c);  // a unit's lower tile may lie below C: copied and computed, not stored
   t.m = tile.m, t.n = tile.n;
   t.narrow = narrow(tile.n, p.shape, c);
   return t;
@@ -241,7 +244,7 @@ struct Step15 {
   static constexpr int kNarrowCols = 0;  // no narrow tiles
   static FirstTile tile(const TraceProblem&, const Dim3& block, const Config&) {
     const step15::TileCoord t = step15::tile_of(block);
-    return {true, t.m, t.n, 0, false};
+    return {true, t.m, t.n, 0, false, false};
   }
   static std::uint64_t a_descriptor(const Op& op, const Config& c, int stage, int, int kk) {
     return step15::wgmma_descriptor(a_tile_at(c, stage) + unsigned(step15::operand_offset(op, kk)),
@@ -272,7 +275,7 @@ struct Step16 {
   static constexpr int kNarrowCols = 0;
   static FirstTile tile(const TraceProblem&, const Dim3& block, const Config&) {
     const step16::TileCoord t = step16::tile_of(block);
-    return {true, t.m, t.n, 0, false};
+    return {true, t.m, t.n, 0, false, false};
   }
   static std::uint64_t a_descriptor(const Op& op, const Config& c, int stage, int consumer, int kk) {
     return step16::wgmma_descriptor(a_tile_at(c, stage) + unsigned(step16::operand_offset(op, consumer, kk)),

@@ -181,11 +181,11 @@ SharedView shared_view(const TracedProgram& program, const TraceProblem& given, 
         view.notes.push_back(format("%d rows and %d columns of it lie outside the matrix: the Tensor Memory Accelerator "
                                     "writes zeros there",
                                     outside_rows, outside_cols));
-      view.notes.push_back(box.operand == Operand::B && view.stage.boxes.size() > 2
-                               ? format("issued by the block of cluster rank %d, written into every block of the cluster "
-                                        "(multicast)",
-                                        box.issuer)
-                               : std::string("issued by one thread of the block's producer"));
+      view.notes.push_back(box.multicast > 1
+                               ? format("issued by the block of cluster rank %d, written into the %d blocks of the "
+                                        "cluster (multicast)",
+                                        box.issuer, box.multicast)
+                               : std::string("issued by one thread of the block"));
       break;
     }
     case SharedItemKind::wgmma_read: {

@@ -42,7 +42,8 @@ struct TmaBoxCopy {
   int stored_inner = 0, stored_outer = 0;  // the stored matrix: elements beyond it are written as zeros
   long long landing = 0;          // bytes from the tile's start
   int bytes = 0;                  // the box's bytes in shared memory
-  int issuer = 0;                 // the cluster rank whose copy it is (multicast: written into every block)
+  int issuer = 0;                 // the cluster rank of the block that issues it
+  int multicast = 1;              // the blocks it is written into (B's boxes in a cluster: every block of it)
   int mn0 = 0, k0 = 0;            // the tile's first element in (m or n, k) of the whole problem
   bool k_major = true;            // inner runs along k
 };
