@@ -32,6 +32,8 @@
 #include "21_uniform_datapath/mapping.hpp"
 #include "22_tile_width/mapping.hpp"
 #include "pipeline_schedules.hpp"
+#include "shared_stage.hpp"
+#include "shared_stages.hpp"
 #include "trace.hpp"
 #include "tunables.hpp"
 
@@ -68,6 +70,10 @@ struct TracedProgram {
   // FP8 steps' epilogue depends on it); and, for the persistent steps, how the grid deals the tiles.
   std::function<PipelineSpec(const TraceProblem&, const Dim3& block, int out_bytes)> pipeline = {};
   std::function<PersistentPlan(const TraceProblem&)> persistent = {};
+  // Optional, for the steps that stage tiles of A and B (the viewer's shared-memory panel, the host
+  // tests): a stage of shared memory as the step lays it out, with the TMA boxes of k-tile `k_tile`
+  // for the block's tile and the wgmma descriptors that read it (steps/shared_stages.hpp).
+  std::function<SharedStage(const TraceProblem&, const Dim3& block, int k_tile)> shared_stage = {};
 };
 
 namespace detail {
@@ -325,6 +331,7 @@ inline std::vector<TracedProgram> traced_programs() {
     return step22::to_params(step22::config_for_shape(shape, sms));
   };
   detail::add_pipelines(list);
+  shared_stages::add_shared_stages(list);
   return list;
 }
 

@@ -90,6 +90,7 @@ void menu(App& app, bool& open_popup) {
       ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("View")) {
+      ImGui::MenuItem("Shared memory panel", nullptr, &app.show_shared);
       ImGui::MenuItem("Timeline: pipeline stages and persistent rounds", nullptr, &app.show_timeline);
       ImGui::EndMenu();
     }
