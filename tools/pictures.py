@@ -116,7 +116,7 @@ PICTURES = [
     ("viewer-17-timeline.png", ["--panel", "timeline", "--step", "17_persistent_clusters", "--shape", "4096x4096x512",
                                 "--sms", "132", "--size", "1500x2200"]),
     ("viewer-22-timeline.png", ["--panel", "timeline", "--step", "22_tile_width", "--layout", "nt", "--shape",
-                                "4096x4096x4096", "--sms", "132", "--size", "1500x2200"]),
+                                "4096x4096x4096", "--sms", "132", "--size", "1500x2400"]),
     # docs/viewer.md: the whole window, and the performance panel.
     ("viewer-all.png", ["--panel", "all", "--step", "09_warptiling", "--shape", "128x128x32", "--warp", "1",
                         "--iteration", "0", "--instruction", "11", "--theme", "light", "--font-scale", "1.5",

@@ -209,7 +209,7 @@ void rounds(App& app, TimelineState& state, float width) {
     ImGui::PopStyleColor();
   }
   const float gap = ui(30), margin = ui(70), half = (width - gap) / 2;
-  const float avail_h = ui(300);  // the grid's and the map's height, at most
+  const float avail_h = ui(app.docs ? 220 : 300);  // the grid's and the map's height, at most
   const int rounds_shown = std::max(std::min(plan.rounds, int((half - margin) / 2)), 1);
   const float cell_w = std::max(std::min(ui(70), (half - margin) / float(rounds_shown)), 2.0f);
   const float cell_h = std::max(std::min(ui(10), avail_h / float(std::max(plan.blocks, 1))), 2.0f);
@@ -248,6 +248,9 @@ void rounds(App& app, TimelineState& state, float width) {
   }
   const ImVec2 grid_end{origin.x + cell_w * float(rounds_shown), origin.y + cell_h * float(plan.blocks)};
   draw->AddImage(app.rounds_texture.handle(), origin, grid_end);
+  for (int round = 1; round < rounds_shown && cell_w >= 6; ++round)  // the rounds apart
+    draw->AddLine({origin.x + float(round) * cell_w, origin.y}, {origin.x + float(round) * cell_w, grid_end.y},
+                  IM_COL32(255, 255, 255, 160));
   if (inside(mouse, origin, grid_end)) {
     const int block = std::clamp(int((mouse.y - origin.y) / cell_h), 0, plan.blocks - 1);
     const int round = std::clamp(int((mouse.x - origin.x) / cell_w), 0, rounds_shown - 1);
@@ -271,6 +274,12 @@ void rounds(App& app, TimelineState& state, float width) {
                                            ui(28)}), 1.0f);
   const ImVec2 map0{map_x, origin.y}, map1{map_x + tile_px * float(plan.tiles_n), origin.y + tile_px * float(plan.tiles_m)};
   draw->AddImage(app.tiles_texture.handle(), map0, map1);
+  if (tile_px >= 5) {  // the tiles apart
+    for (int n = 1; n < plan.tiles_n; ++n)
+      draw->AddLine({map0.x + float(n) * tile_px, map0.y}, {map0.x + float(n) * tile_px, map1.y}, IM_COL32(255, 255, 255, 160));
+    for (int m = 1; m < plan.tiles_m; ++m)
+      draw->AddLine({map0.x, map0.y + float(m) * tile_px}, {map1.x, map0.y + float(m) * tile_px}, IM_COL32(255, 255, 255, 160));
+  }
   if (plan.narrow_units > 0)
     draw->AddRect({map1.x - tile_px, map0.y}, map1, im(kNarrowTile), 0, 0, 2);
   for (const BlockTile& tile : v.spec.tiles)
