@@ -52,7 +52,10 @@ void controls(App& app, TimelineState& state) {
   }
   int block = v.block;
   ImGui::SetNextItemWidth(ui(110));
-  if (ImGui::InputInt("block", &block)) select_block(app, block);
+  if (ImGui::InputInt("block", &block)) {
+    select_block(app, block);
+    state.tile = 0;  // the new block's first tile
+  }
   if (v.persistent) {
     ImGui::SameLine();
     int tile = state.tile;
@@ -61,6 +64,8 @@ void controls(App& app, TimelineState& state) {
       state.tile = tile;
       state.first_column = first_column_of_tile(v.timeline, tile);
     }
+  }
+  if (v.persistent || app.current().params_for_shape) {  // the grid, or the tile chosen by shape, depends on it
     ImGui::SameLine();
     int sms = app.sms;
     ImGui::SetNextItemWidth(ui(110));
@@ -309,10 +314,8 @@ void timeline_panel(App& app, ImVec2 size) {
   const int block = linear_block(app);
   const std::string key = timeline_key(program, problem, block, state.out_bytes, state.copy_latency);
   if (key != state.key) {  // a new selection: computed once, not every frame
-    const bool same_block = state.key.empty() || state.view.block == block;
     state.view = timeline_view(program, problem, block, state.out_bytes, state.copy_latency);
     state.key = key;
-    if (!same_block) state.tile = 0;
     state.tile = std::clamp(state.tile, 0, std::max(int(state.view.timeline.tile_starts.size()) - 1, 0));
     state.first_column = -1;
   }
