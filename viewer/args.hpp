@@ -3,7 +3,9 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "options.hpp"
@@ -15,7 +17,8 @@ constexpr int kExitUsage = 2;
 constexpr int kExitGraphics = 3;
 
 struct Args {
-  std::string screenshot, geometry, panel = "all", step = "05_smem_tiling", variant, colour = "thread", perf = "fp32";
+  // perf "": the selected step's group of runs.
+  std::string screenshot, geometry, panel = "all", step = "05_smem_tiling", variant, colour = "thread", perf;
   std::vector<std::string> results;  // files or folders; none: the checkout's docs/results and build/results
   GemmShape shape{64, 64, 64};
   float beta = 0;
@@ -23,9 +26,11 @@ struct Args {
   bool defaults = false;  // --defaults: the step's default tunables at any shape
   Dim3 block{0, 0, 0};
   int warp = -1, instruction = 0, iteration = -1, frames = 0;  // warp -1: the first that issues memory instructions
+  std::optional<std::pair<int, int>> element;  // --element ROW,COL
   int width = 1600, height = 900;
   int sms = 0;  // 0: the first results file's GPU
   Layout layout = Layout::nn;
+  bool layout_given = false;  // without --layout a step that takes one layout (FP8: nt) gets it
   // --docs: a picture for a web page: light theme, larger font, one panel across the whole window,
   // the image cropped to what the panel drew.
   bool docs = false, size_given = false;
