@@ -117,9 +117,18 @@ bool is_colour_by_name(const std::string& name) {
 // Neighbouring warps, warpgroups and fragments get distinct colours: the lanes' 32 hues, stepped
 // so that the next index is far round the wheel, or golden-ratio steps of index_colour.
 Rgba warp_colour(int block, int warp) { return lane_colour((block * 7 + warp * 5) % kWarpSize); }
-Rgba warpgroup_colour(int block, int warpgroup) { return index_colour(std::uint32_t(block * 4 + warpgroup)); }
+// A block's warpgroups: the block's colour, the second consumer (warpgroup 2) darker, so that a
+// tile's two halves read as one block's.
+Rgba warpgroup_colour(int block, int warpgroup) {
+  const Rgba c = index_colour(std::uint32_t(block));
+  const double f = warpgroup == 2 ? 0.6 : 1.0;
+  return rgba(int(std::lround(red(c) * f)), int(std::lround(green(c) * f)), int(std::lround(blue(c) * f)));
+}
+// A warp's fragments: the warp's hue, three shades by fragment (acc[i][j] counted i * J + j), so
+// that neighbouring fragments differ across and down (J, the fragments a row, is 1, 2 or 4).
 Rgba fragment_colour(int block, int warp, int fragment) {
-  return index_colour(std::uint32_t(block) * 1024u + std::uint32_t(warp * 32 + fragment));
+  const int hue_lane = (block * 7 + warp * 5) % kWarpSize;
+  return hsv(std::fmod(hue_lane * (0.25 + 1.0 / 32.0), 1.0), 0.75, 0.98 - 0.2 * (fragment % 3));
 }
 Rgba register_colour(int reg) { return index_colour(std::uint32_t(reg)); }
 

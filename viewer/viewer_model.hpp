@@ -60,7 +60,8 @@ enum class ColourBy { block, warp, thread, warpgroup, reg };
 const char* to_string(ColourBy by);                // "block", "warp", "thread", "warpgroup", "register"
 ColourBy colour_by_named(const std::string& name);  // the reverse (--colour; "lane" is thread); anything else: thread
 bool is_colour_by_name(const std::string& name);   // whether --colour takes it
-// The colours of a block's warps, warpgroups and fragments, and of a register (the map's and the tests').
+// The colours of a block's warps, warpgroups (the block's colour, warpgroup 2 darker) and fragments
+// (a warp's hue, in three shades), and of a register (the map's and the tests').
 Rgba warp_colour(int block, int warp);
 Rgba warpgroup_colour(int block, int warpgroup);
 Rgba fragment_colour(int block, int warp, int fragment);
