@@ -457,8 +457,6 @@ inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& bloc
 // consumer `consumer` holds in register reg the element at consumer_row0 + accumulator_row,
 // tile_col0 + accumulator_col, as the epilogue reads it.
 // A narrow tile's wgmma has n = 64 (narrow_tile): its results are in the first accumulators.
-// With promotion (PROMOTE > 0) wgmma sums each interval of k-tiles into registers of its own, laid
-// out alike, which the thread then adds into these.
 inline void warp_accumulators(const gemm::TraceProblem& problem, const gemm::Dim3& block, int warp,
                               const gemm::HeldSink& emit) {
   constexpr int kWarpsPerGroup = kWarpgroup / kWarpSize;
