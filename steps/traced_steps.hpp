@@ -31,6 +31,8 @@
 #include "20_overlapped_epilogue/mapping.hpp"
 #include "21_uniform_datapath/mapping.hpp"
 #include "22_tile_width/mapping.hpp"
+#include "shared_stage.hpp"
+#include "shared_stages.hpp"
 #include "accumulators.hpp"
 #include "trace.hpp"
 #include "tunables.hpp"
@@ -66,6 +68,10 @@ struct TracedProgram {
   // Tensor-core steps, for the viewer's thread map: who holds each element of C when the k-loop
   // ends, for a block and warp (the step's warp_accumulators, from its own accumulator functions).
   std::function<void(const TraceProblem&, const Dim3&, int, const HeldSink&)> accumulators = {};
+  // Optional, for the steps that stage tiles of A and B (the viewer's shared-memory panel, the host
+  // tests): a stage of shared memory as the step lays it out, with the TMA boxes of k-tile `k_tile`
+  // for the block's tile and the wgmma descriptors that read it (steps/shared_stages.hpp).
+  std::function<SharedStage(const TraceProblem&, const Dim3& block, int k_tile)> shared_stage = {};
 };
 
 namespace detail {
@@ -254,6 +260,7 @@ inline std::vector<TracedProgram> traced_programs() {
   list.back().params_for_shape = [](const GemmShape& shape, Layout, int sms) {
     return step22::to_params(step22::config_for_shape(shape, sms));
   };
+  shared_stages::add_shared_stages(list);
   return list;
 }
 

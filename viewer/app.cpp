@@ -158,6 +158,16 @@ void start(App& app, const Args& args, const char* argv0) {
       usage_error("--instruction must be below " + std::to_string(count) + " at that iteration");
   }
   app.instruction_index = args.instruction;
+  app.show_shared = args.panel == "shared";
+  app.shared = {args.operand == "b" ? Operand::B : Operand::A, args.k_tile, args.shared_item,
+                shared_colour_named(args.shared_colour)};
+  if (app.show_shared && app.current().shared_stage) {
+    const SharedView view = shared_view(app.current(), app.problem(), app.block, app.trace, app.shared);
+    if (args.k_tile >= view.stage.k_tiles)
+      usage_error("--k-tile must be below " + std::to_string(view.stage.k_tiles) + " (the problem's k-tiles)");
+    if (args.shared_item >= int(view.items.size()))
+      usage_error("--shared-item must be below " + std::to_string(view.items.size()) + " for this operand and k-tile");
+  }
   app.docs = args.docs;
   app.solo_panel = args.panel;
 

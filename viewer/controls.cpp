@@ -89,6 +89,10 @@ void menu(App& app, bool& open_popup) {
       if (ImGui::MenuItem("Open results file...")) open_popup = true;
       ImGui::EndMenu();
     }
+    if (ImGui::BeginMenu("View")) {
+      ImGui::MenuItem("Shared memory panel", nullptr, &app.show_shared);
+      ImGui::EndMenu();
+    }
     ImGui::EndMenuBar();
   }
   if (open_popup) {
