@@ -135,7 +135,11 @@ std::vector<std::string> held_text(const HeldElement& held, const Owner& owner, 
                                 ? format("block (%d, %d)", owner.block_coord.x, owner.block_coord.y)
                                 : format("block %d", owner.block);
   std::string tile = format("tile (%d, %d) of C, computed by %s", held.tile_m, held.tile_n, block.c_str());
-  if (held.tile > 0) tile += format(", the %d%s it takes", held.tile + 1, held.tile == 1 ? "nd" : held.tile == 2 ? "rd" : "th");
+  if (held.tile > 0) {  // "the 2nd it takes", "the 11th", "the 21st"
+    const int n = held.tile + 1;
+    const char* suffix = n % 100 / 10 == 1 ? "th" : n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th";
+    tile += format(", the %d%s it takes", n, suffix);
+  }
   lines.push_back(tile);
   if (held.promote > 0)
     lines.push_back(format("promotion: wgmma sums every %d k-tile%s into registers of its own, which the thread adds in "

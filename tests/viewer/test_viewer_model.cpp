@@ -710,6 +710,13 @@ TEST(ViewerHeldMap, TextsAndColours) {
   ASSERT_EQ(lines.size(), 2u);
   EXPECT_EQ(lines[0], "wgmma.m64n256k16: thread 133 (warpgroup 1, warp 4, lane 5), accumulator register 37");
   EXPECT_EQ(lines[1], "tile (3, 1) of C, computed by block 17, the 3rd it takes");
+  for (const auto& [tile, text] : {std::pair<int, const char*>{1, "2nd"}, {10, "11th"}, {11, "12th"}, {20, "21st"}, {22, "23rd"}}) {
+    h.tile = tile;
+    EXPECT_NE(gv::held_text(h, o, persistent)[1].find(std::string(", the ") + text + " it takes"), std::string::npos) << tile;
+  }
+  h.tile = 0;
+  EXPECT_EQ(gv::held_text(h, o, persistent)[1], "tile (3, 1) of C, computed by block 17");
+  h.tile = 2;
   h.promote = 4;
   EXPECT_EQ(gv::held_text(h, o, persistent).back(),
             "promotion: wgmma sums every 4 k-tiles into registers of its own, which the thread adds in f32 into this one");
