@@ -34,6 +34,7 @@
 #include "pipeline_schedules.hpp"
 #include "shared_stage.hpp"
 #include "shared_stages.hpp"
+#include "accumulators.hpp"
 #include "trace.hpp"
 #include "tunables.hpp"
 
@@ -70,6 +71,9 @@ struct TracedProgram {
   // FP8 steps' epilogue depends on it); and, for the persistent steps, how the grid deals the tiles.
   std::function<PipelineSpec(const TraceProblem&, const Dim3& block, int out_bytes)> pipeline = {};
   std::function<PersistentPlan(const TraceProblem&)> persistent = {};
+  // Tensor-core steps, for the viewer's thread map: who holds each element of C when the k-loop
+  // ends, for a block and warp (the step's warp_accumulators, from its own accumulator functions).
+  std::function<void(const TraceProblem&, const Dim3&, int, const HeldSink&)> accumulators = {};
   // Optional, for the steps that stage tiles of A and B (the viewer's shared-memory panel, the host
   // tests): a stage of shared memory as the step lays it out, with the TMA boxes of k-tile `k_tile`
   // for the block's tile and the wgmma descriptors that read it (steps/shared_stages.hpp).
@@ -228,18 +232,21 @@ inline std::vector<TracedProgram> traced_programs() {
                   [](const TraceProblem& p) { return step12::launch_shape(p.shape, step12::config_from(p.params)); },
                   step12::trace_warp});
   detail::add_tunables(list.back(), step12::kTunables, step12::kConfigs);
+  list.back().accumulators = step12::warp_accumulators;
   list.back().tensor_core = true;
   list.back().shape_rule = tc_shape_rule;
   list.push_back({"13_wmma_pipeline", "", "wmma_pipeline_gemm", true,
                   [](const TraceProblem& p) { return step13::launch_shape(p.shape, step13::config_from(p.params)); },
                   step13::trace_warp});
   detail::add_tunables(list.back(), step13::kTunables, step13::kConfigs);
+  list.back().accumulators = step13::warp_accumulators;
   list.back().tensor_core = true;
   list.back().shape_rule = tc_aligned_rows_rule;
   list.push_back({"14_mma_ldmatrix", "", "mma_pipeline_gemm", true,
                   [](const TraceProblem& p) { return step14::launch_shape(p.shape, step14::config_from(p.params)); },
                   step14::trace_warp});
   detail::add_tunables(list.back(), step14::kTunables, step14::kConfigs);
+  list.back().accumulators = step14::warp_accumulators;
   list.back().params_for_shape = [](const GemmShape& shape, Layout, int sms) {
     return step14::to_params(step14::config_for_shape(shape, sms));
   };
@@ -249,6 +256,7 @@ inline std::vector<TracedProgram> traced_programs() {
                   [](const TraceProblem& p) { return step15::trace_launch_shape(p, step15::config_from(p.params)); },
                   step15::trace_warp});
   detail::add_tunables(list.back(), step15::kTunables, step15::kConfigs);
+  list.back().accumulators = step15::warp_accumulators;
   list.back().tensor_core = true;
   list.back().shape_rule = tc_aligned_rows_rule;
   list.back().iteration_unit = "tile";  // one tile per block: its epilogue is the whole trace
@@ -256,37 +264,41 @@ inline std::vector<TracedProgram> traced_programs() {
                   [](const TraceProblem& p) { return step16::trace_launch_shape(p, step16::config_from(p.params)); },
                   step16::trace_warp});
   detail::add_tunables(list.back(), step16::kTunables, step16::kConfigs);
+  list.back().accumulators = step16::warp_accumulators;
   list.back().tensor_core = true;
   list.back().shape_rule = tc_aligned_rows_rule;
   list.back().iteration_unit = "tile";  // one tile per block: its epilogue is the whole trace
-  list.back().quiet_warps = "the producer warps 0-3 hand their copies to the copy engine";
+  list.back().quiet_warps = "the producer warps 0-3 hand their copies to the Tensor Memory Accelerator (TMA)";
   list.push_back({"17_persistent_clusters", "", "hopper_gemm", true,
                   [](const TraceProblem& p) { return step17::trace_launch_shape(p, step17::config_from(p.params)); },
                   step17::trace_warp});
   detail::add_tunables(list.back(), step17::kTunables, step17::kConfigs);
+  list.back().accumulators = step17::warp_accumulators;
   list.back().tensor_core = true;
   list.back().shape_rule = tc_aligned_rows_rule;
   list.back().iteration_unit = "tile";  // the block's tiles, in the order it takes them
-  list.back().quiet_warps = "the producer warps 0-3 hand their copies to the copy engine";
+  list.back().quiet_warps = "the producer warps 0-3 hand their copies to the Tensor Memory Accelerator (TMA)";
   list.push_back({"18_tma_store_epilogue", "", "hopper_gemm", true,
                   [](const TraceProblem& p) { return step18::trace_launch_shape(p, step18::config_from(p.params)); },
                   step18::trace_warp});
   detail::add_tunables(list.back(), step18::kTunables, step18::kConfigs);
+  list.back().accumulators = step18::warp_accumulators;
   list.back().params_for_shape = [](const GemmShape& shape, Layout layout, int sms) {
     return step18::to_params(step18::config_for_shape(shape, layout, sms));
   };
   list.back().tensor_core = true;
   list.back().shape_rule = tc_aligned_rows_rule;
   list.back().iteration_unit = "tile";  // the block's tiles, in the order it takes them
-  list.back().quiet_warps = "the producer warps 0-3 hand their copies to the copy engine";
-  list.back().c_writer = "the copy engine writes C when beta = 0 and C's rows are 16-byte aligned; with beta != 0 "
-                         "the consumer threads read C and store it themselves";
+  list.back().quiet_warps = "the producer warps 0-3 hand their copies to the Tensor Memory Accelerator (TMA)";
+  list.back().c_writer = "the Tensor Memory Accelerator (TMA) stores C from the staged slices when beta = 0 and C's "
+                         "rows are 16-byte aligned; with beta != 0 the consumer threads read C and store it themselves";
   // Step 19 traces what step 18's does, for f32 output (the program's --out f32; it writes bf16 by
   // default), in the one layout it takes.
   list.push_back({"19_fp8", "", "fp8_gemm", true,
                   [](const TraceProblem& p) { return step19::trace_launch_shape(p, step19::config_from(p.params)); },
                   step19::trace_warp});
   detail::add_tunables(list.back(), step19::kTunables, step19::kConfigs);
+  list.back().accumulators = step19::warp_accumulators;
   list.back().params_for_shape = [](const GemmShape& shape, Layout, int sms) {
     return step19::to_params(step19::config_for_shape(shape, sms));
   };
@@ -294,9 +306,10 @@ inline std::vector<TracedProgram> traced_programs() {
   list.back().layouts = {Layout::nt};
   list.back().shape_rule = fp8_shape_rule;
   list.back().iteration_unit = "tile";  // the block's tiles, in the order it takes them
-  list.back().quiet_warps = "the producer warps 0-3 hand their copies to the copy engine";
-  list.back().c_writer = "the copy engine writes C when beta = 0 and C's rows are 16-byte aligned; with beta != 0 "
-                         "the consumer threads read C and store it themselves (the trace is of f32 output, --out f32)";
+  list.back().quiet_warps = "the producer warps 0-3 hand their copies to the Tensor Memory Accelerator (TMA)";
+  list.back().c_writer = "the Tensor Memory Accelerator (TMA) stores C from the staged slices when beta = 0 and C's "
+                         "rows are 16-byte aligned; with beta != 0 the consumer threads read C and store it themselves "
+                         "(the trace is of f32 output, --out f32)";
   // Step 20 is step 19 but for when 16-bit output is stored; its trace, of f32 output, which it
   // stores after each tile (step20::epilogue_under_next_tile), has step 19's instructions.
   list.push_back(list.back());
@@ -305,6 +318,7 @@ inline std::vector<TracedProgram> traced_programs() {
   list.back().trace = step20::trace_warp;
   list.back().configs.clear();
   detail::add_tunables(list.back(), step20::kTunables, step20::kConfigs);
+  list.back().accumulators = step20::warp_accumulators;
   list.back().params_for_shape = [](const GemmShape& shape, Layout, int sms) {
     return step20::to_params(step20::config_for_shape(shape, sms));
   };
@@ -316,6 +330,7 @@ inline std::vector<TracedProgram> traced_programs() {
   list.back().trace = step21::trace_warp;
   list.back().configs.clear();
   detail::add_tunables(list.back(), step21::kTunables, step21::kConfigs);
+  list.back().accumulators = step21::warp_accumulators;
   list.back().params_for_shape = [](const GemmShape& shape, Layout, int sms) {
     return step21::to_params(step21::config_for_shape(shape, sms));
   };
@@ -327,6 +342,7 @@ inline std::vector<TracedProgram> traced_programs() {
   list.back().trace = step22::trace_warp;
   list.back().configs.clear();
   detail::add_tunables(list.back(), step22::kTunables, step22::kConfigs);
+  list.back().accumulators = step22::warp_accumulators;
   list.back().params_for_shape = [](const GemmShape& shape, Layout, int sms) {
     return step22::to_params(step22::config_for_shape(shape, sms));
   };

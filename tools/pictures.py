@@ -106,6 +106,31 @@ PICTURES = [
     ("viewer-19-shared-wgmma.png", ["--panel", "shared", "--step", "19_fp8", "--layout", "nt", "--shape",
                                     "128x192x256", "--defaults", "--operand", "a", "--k-tile", "1",
                                     "--shared-item", "3"]),
+    # 12-22: who holds each element of C when the k-loop ends (the thread map of the tensor-core
+    # steps), the element named below the map. 12: each warp's WMMA fragments (the API leaves their
+    # lanes unspecified); 14: one mma.sync m16n8k16 accumulator fragment pair by lane; 15: one
+    # warpgroup's wgmma m64n256 accumulators by warp, and by lane; 18 and 22 (persistent, the H100's
+    # 132 SMs): which block (SM) took each tile, and the two consumer warpgroups of each tile.
+    ("viewer-12-thread-map.png", ["--panel", "thread", "--step", "12_wmma", "--shape", "128x128x32", "--colour",
+                                  "thread", "--element", "40,70", "--size", "1100x1300"]),
+    ("viewer-14-thread-map.png", ["--panel", "thread", "--step", "14_mma_ldmatrix", "--shape", "16x16x16", "--colour",
+                                  "thread", "--element", "9,3", "--size", "1100x1300"]),
+    ("viewer-15-thread-map-warps.png", ["--panel", "thread", "--step", "15_tma_wgmma", "--shape", "64x256x64",
+                                        "--colour", "warp", "--element", "20,133", "--size", "1500x1000"]),
+    ("viewer-15-thread-map-lanes.png", ["--panel", "thread", "--step", "15_tma_wgmma", "--shape", "64x32x64",
+                                        "--colour", "thread", "--element", "20,13", "--size", "1100x1500"]),
+    ("viewer-18-thread-map-blocks.png", ["--panel", "thread", "--step", "18_tma_store_epilogue", "--shape",
+                                         "4096x4096x64", "--sms", "132", "--colour", "block", "--element", "2000,3000",
+                                         "--size", "1500x1800"]),
+    ("viewer-18-thread-map-warpgroups.png", ["--panel", "thread", "--step", "18_tma_store_epilogue", "--shape",
+                                             "512x1024x64", "--sms", "132", "--defaults", "--colour", "warpgroup",
+                                             "--element", "200,300", "--size", "1500x1100"]),
+    ("viewer-22-thread-map-blocks.png", ["--panel", "thread", "--step", "22_tile_width", "--shape", "4096x4096x128",
+                                         "--sms", "132", "--colour", "block", "--element", "2000,3000", "--size",
+                                         "1500x1800"]),
+    ("viewer-22-thread-map-warpgroups.png", ["--panel", "thread", "--step", "22_tile_width", "--shape",
+                                             "512x1024x128", "--sms", "132", "--colour", "warpgroup", "--element",
+                                             "200,300", "--size", "1500x1100"]),
     # The timeline: one block's stages over its k-tiles (10: cp.async groups and waits; 16: the producer
     # and the consumers on full and empty barriers), and the persistent grid's rounds (17: GROUP_M and
     # clusters, with a short K so that the chart shows tiles end to end; 22: the width its rounds choose).
@@ -121,9 +146,11 @@ PICTURES = [
     ("viewer-all.png", ["--panel", "all", "--step", "09_warptiling", "--shape", "128x128x32", "--warp", "1",
                         "--iteration", "0", "--instruction", "11", "--theme", "light", "--font-scale", "1.5",
                         "--size", "2700x1350"]),
-    ("viewer-performance.png", ["--panel", "performance", "--size", "1300x1500"]),
-    ("viewer-performance-tensor.png", ["--panel", "performance", "--perf", "tensor", "--size", "1300x1500"]),
-    ("viewer-performance-fp8.png", ["--panel", "performance", "--perf", "fp8", "--size", "1300x1500"]),
+    # The performance panel follows the selected step: its group of runs, its bars highlighted.
+    ("viewer-performance.png", ["--panel", "performance", "--step", "11_split_k_tail", "--size", "1300x1500"]),
+    ("viewer-performance-tensor.png", ["--panel", "performance", "--step", "18_tma_store_epilogue", "--size",
+                                       "1300x1500"]),
+    ("viewer-performance-fp8.png", ["--panel", "performance", "--step", "22_tile_width", "--size", "1300x1500"]),
 ]
 
 
@@ -148,7 +175,8 @@ def sidecar(arguments, geometry_path):
     if "results" in shown:
         shown["results"]["path"] = os.path.basename(shown["results"]["path"])
     if "bars" in shown:
-        shown["bars"] = [{"label": bar["label"], "gflops": bar["gflops"]} for bar in shown["bars"]]
+        shown["bars"] = [{"label": bar["label"], "gflops": bar["gflops"], "highlighted": bar.get("highlighted", False)}
+                         for bar in shown["bars"]]
     if "timeline" in shown:  # what the timeline drew (row, kind, k-tile), not where
         timeline = shown["timeline"]
         timeline["bars"] = [[bar["row"], bar["kind"], bar["j"]] for bar in timeline.get("bars", [])]

@@ -35,6 +35,7 @@ void App::select_program(int index) {
   block = {0, 0, 0};
   map_dirty = trace_dirty = true;
   iteration_index = instruction_index = 0;
+  selected_element.reset();
   fit_shape();
   warp = first_traced_warp(current(), problem(), block);  // steps 16-18: their first consumer warp
 }
@@ -106,12 +107,16 @@ void start(App& app, const Args& args, const char* argv0) {
   app.params = args.params;
   if (args.defaults && app.params.empty()) app.params = app.current().default_params;  // --param takes the rest
   app.layout = args.layout;
+  const std::vector<Layout>& layouts = app.current().layouts;
+  if (!args.layout_given && app.current().tensor_core && std::find(layouts.begin(), layouts.end(), app.layout) == layouts.end())
+    app.layout = layouts.front();  // the FP8 steps take NT alone
   if (app.current().shape_rule) {
     const std::string rule = app.current().shape_rule(app.shape, app.layout);
     if (!rule.empty()) usage_error("--shape for " + app.current().step + " (layout " + to_string(app.layout) + "): " + rule);
   }
   app.perf_group = args.perf == "tensor" ? RunGroup::tensor : args.perf == "fp8" ? RunGroup::fp8 : RunGroup::fp32;
-  app.colour_by = args.colour == "block" ? ColourBy::block : args.colour == "warp" ? ColourBy::warp : ColourBy::thread;
+  app.perf_follows_step = args.perf.empty();
+  app.colour_by = colour_by_named(args.colour);
   if (!app.params.empty()) {
     const auto& configs = app.current().configs;
     const TraceProblem p = app.problem();
@@ -133,6 +138,11 @@ void start(App& app, const Args& args, const char* argv0) {
     usage_error("--block is outside the grid of " + std::to_string(launch.grid.x) + " x " + std::to_string(launch.grid.y));
   if (args.warp >= warps_per_block(launch.block))
     usage_error("--warp must be below " + std::to_string(warps_per_block(launch.block)));
+  if (args.element) {
+    if (args.element->first >= app.shape.m || args.element->second >= app.shape.n)
+      usage_error("--element must lie inside C (" + std::to_string(app.shape.m) + " x " + std::to_string(app.shape.n) + ")");
+    app.selected_element = args.element;
+  }
   app.block = args.block;
   app.warp = args.warp >= 0 ? args.warp : first_traced_warp(app.current(), app.problem(), app.block);
   app.trace = warp_trace(app.current(), app.problem(), app.block, app.warp);

@@ -69,12 +69,20 @@ struct App {
   // The elements of the thread under the mouse (found once per thread, shown in the tooltip).
   std::uint32_t hovered_key = OwnerMap::kNone;
   ThreadElements hovered;
+  // Held maps (the tensor-core steps): what holds the element under the mouse, and the element
+  // selected by a click or --element (its holder named below the map), each found once.
+  int hovered_row = -1, hovered_col = -1;
+  std::vector<std::string> hovered_held;
+  std::optional<std::pair<int, int>> selected_element;
+  std::vector<std::string> selected_held;
+  bool selected_dirty = true;
 
   // Results.
   std::vector<ResultsFile> results;
   int results_index = 0;
   int perf_shape = -1;
   RunGroup perf_group = RunGroup::fp32;  // the performance panel's runs: fp32, 16-bit tensor-core or FP8
+  bool perf_follows_step = true;  // the runs of the selected step's group, its bars highlighted (no --perf)
   std::string open_path, message;
   bool gpu_present = false;
   std::string bin_dir;

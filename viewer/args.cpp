@@ -1,6 +1,8 @@
 // The viewer's command line: the usage text, and each option parsed and checked.
 #include "args.hpp"
 
+#include "viewer_model.hpp"
+
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
@@ -17,15 +19,19 @@ const char* const kUsage =
     "  --shape MxNxK        the problem (default 64x64x64); --beta B (default 0)\n"
     "  --param KEY=VALUE    a tunable of the step (default: the step's defaults)\n"
     "  --defaults           the step's default tunables, also where it would choose its tile by shape\n"
-    "  --layout nn|nt|tn    how a tensor-core step's A and B are stored (default nn)\n"
+    "  --layout nn|nt|tn    how a tensor-core step's A and B are stored (default nn; the FP8 steps: nt,\n"
+    "                       the one they take)\n"
     "  --sms N              the GPU's SMs, for a step that picks its tile by shape when no --param is\n"
     "                       given, as the program does (default: the first results file's GPU)\n"
     "  --block X,Y          the block of the selected warp (default 0,0); --warp W (default: the block's\n"
-    "                       first warp with memory instructions, 0 but in steps 16-18)\n"
+    "                       first warp with memory instructions: 0, or 4 where warps 0-3 are a producer)\n"
     "  --iteration I        the loop iteration shown (default: the first); --instruction J (its J-th)\n"
-    "  --colour block|warp|thread   how the thread map is coloured (default thread)\n"
+    "  --colour block|warpgroup|warp|thread|register   how the thread map is coloured (default thread,\n"
+    "                       that is the lane; lane is the same); warpgroup and register: the tensor-core\n"
+    "                       steps, whose map shows which thread and register hold each element of C\n"
+    "  --element ROW,COL    an element of C the thread map names the holder of (tensor-core steps)\n"
     "  --perf fp32|tensor|fp8   the performance panel's runs: fp32 steps, 16-bit tensor-core steps or the\n"
-    "                       FP8 step (default fp32)\n"
+    "                       FP8 steps (default: the selected step's, its bars highlighted)\n"
     "  --results PATH       a results file or folder, repeatable (default: docs/results of this\n"
     "                       checkout, and the build's results/ folder when a run wrote one)\n"
     "  --size WxH           window size in pixels (default 1600x900)\n"
@@ -117,12 +123,18 @@ Args parse(int argc, char** argv) {
     else if (arg == "--layout") {
       try {
         a.layout = parse_layout(value, "--layout");
+        a.layout_given = true;
       } catch (const UsageError& error) {
         usage_error(error.what());
       }
     } else if (arg == "--sms") a.sms = to_int_from(value, "--sms", 1);
     else if (arg == "--instruction") a.instruction = to_int_from(value, "--instruction", 0);
     else if (arg == "--colour" || arg == "--color") a.colour = value;
+    else if (arg == "--element") {
+      const auto comma = value.find(',');
+      if (comma == std::string::npos) usage_error("--element must be ROW,COL, got '" + value + "'");
+      a.element = {to_int_from(value.substr(0, comma), "--element ROW", 0), to_int_from(value.substr(comma + 1), "--element COL", 0)};
+    }
     else if (arg == "--results") a.results.push_back(value);
     else if (arg == "--perf") a.perf = value;
     else if (arg == "--screenshot") a.screenshot = value;
@@ -164,8 +176,8 @@ Args parse(int argc, char** argv) {
     usage_error("--panel must be thread, access, performance, shared, timeline or all");
   if (a.operand != "a" && a.operand != "b") usage_error("--operand must be a or b");
   if (a.shared_colour != "k" && a.shared_colour != "mn") usage_error("--shared-colour must be k or mn");
-  if (a.colour != "block" && a.colour != "warp" && a.colour != "thread") usage_error("--colour must be block, warp or thread");
-  if (a.perf != "fp32" && a.perf != "tensor" && a.perf != "fp8") usage_error("--perf must be fp32, tensor or fp8");
+  if (!is_colour_by_name(a.colour)) usage_error("--colour must be block, warpgroup, warp, thread (or lane) or register");
+  if (!a.perf.empty() && a.perf != "fp32" && a.perf != "tensor" && a.perf != "fp8") usage_error("--perf must be fp32, tensor or fp8");
   if (a.theme != "dark" && a.theme != "light") usage_error("--theme must be dark or light");
   if (a.docs) {
     if (a.panel == "all")

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "options.hpp"
@@ -15,7 +17,8 @@ constexpr int kExitUsage = 2;
 constexpr int kExitGraphics = 3;
 
 struct Args {
-  std::string screenshot, geometry, panel = "all", step = "05_smem_tiling", variant, colour = "thread", perf = "fp32";
+  // perf "": the selected step's group of runs.
+  std::string screenshot, geometry, panel = "all", step = "05_smem_tiling", variant, colour = "thread", perf;
   std::vector<std::string> results;  // files or folders; none: the checkout's docs/results and build/results
   GemmShape shape{64, 64, 64};
   float beta = 0;
@@ -23,9 +26,11 @@ struct Args {
   bool defaults = false;  // --defaults: the step's default tunables at any shape
   Dim3 block{0, 0, 0};
   int warp = -1, instruction = 0, iteration = -1, frames = 0;  // warp -1: the first that issues memory instructions
+  std::optional<std::pair<int, int>> element;  // --element ROW,COL
   int width = 1600, height = 900;
   int sms = 0;  // 0: the first results file's GPU
   Layout layout = Layout::nn;
+  bool layout_given = false;  // without --layout a step that takes one layout (FP8: nt) gets it
   // The shared-memory panel: the operand (a or b), the k-tile, the item of its list, the colouring.
   std::string operand = "a", shared_colour = "k";
   int k_tile = 0, shared_item = 0;

@@ -18,6 +18,7 @@
 #include <map>
 #include <string>
 
+#include "accumulators.hpp"
 #include "dispatch.hpp"
 #include "gemm_types.hpp"
 #include "hd.hpp"
@@ -429,6 +430,30 @@ inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& bloc
                               [&](int lane) { return (long long)row(lane) * s.n + col(lane) + e; }, emit);
         }
       }
+}
+
+// Who holds each element of C at the end of the k-loop (the viewer's thread map, the host tests):
+// register r of fragment acc[i][j] of lane `lane` holds the element at fragment_row/col plus
+// accumulator_row/col, as the epilogue reads it (f32 output stores it from there; 16-bit output
+// first trades halves with the neighbouring lane, quad_col).
+constexpr int kAccumulatorRegisters = kMmaM * kMmaN / kWarpSize;  // per fragment and lane: 4
+inline void warp_accumulators(const gemm::TraceProblem& problem, const gemm::Dim3& block, int warp,
+                              const gemm::HeldSink& emit) {
+  const Config c = config_from(problem.params);
+  const int block_m = block.y * c.bm, block_n = block.x * c.bn, fragment_cols = c.wn / kMmaN;
+  gemm::HeldElement held;
+  held.mma = {gemm::MmaKind::mma_sync, kMmaM, kMmaN, kMmaK};
+  held.tile_m = block.y, held.tile_n = block.x;
+  for (int i = 0; i < c.wm / kMmaM; ++i)
+    for (int j = 0; j < fragment_cols; ++j)
+      for (int r = 0; r < kAccumulatorRegisters; ++r)
+        for (int lane = 0; lane < kWarpSize; ++lane) {
+          held.frag_i = i, held.frag_j = j, held.lane = lane;
+          held.reg = (i * fragment_cols + j) * kAccumulatorRegisters + r;
+          held.row = block_m + fragment_row(warp, c, i) + accumulator_row(lane, r);
+          held.col = block_n + fragment_col(warp, c, j) + accumulator_col(lane, r);
+          emit(held);
+        }
 }
 
 }  // namespace step14

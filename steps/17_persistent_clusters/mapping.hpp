@@ -17,6 +17,7 @@
 #include <map>
 #include <string>
 
+#include "accumulators.hpp"
 #include "dispatch.hpp"
 #include "gemm_types.hpp"
 #include "hd.hpp"
@@ -266,6 +267,11 @@ GEMM_HD int accumulator_row(int warp_in_group, int lane, int reg) {
 }
 GEMM_HD int accumulator_col(int lane, int reg) { return 8 * (reg / 4) + 2 * (lane % 4) + reg % 2; }
 
+// The consumers split a tile's rows, one wgmma's 64 each: consumer `consumer` holds the 64 x BN
+// results from row consumer_row0 and column tile_col0 of C (where its epilogue stores them).
+GEMM_HD int consumer_row0(const TileCoord& tile, int consumer, const Config& c) { return tile.m * c.bm + consumer * kWgmmaM; }
+GEMM_HD int tile_col0(const TileCoord& tile, const Config& c) { return tile.n * c.bn; }
+
 // The epilogue stores C straight from the accumulators: each lane holds pairs of neighbouring
 // columns (reg, reg + 1), one 8-byte (f32) or 4-byte (16-bit) store per pair where the pair lies
 // inside C and C's rows keep it aligned (N even), else element by element up to C's edge. A warp's
@@ -304,7 +310,7 @@ inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& bloc
   for (int u = cluster; u < units(s, c); u += clusters, ++ordinal) {
     const TileCoord tile = tile_at(u, rank, s, c);
     if (tile.m >= tiles_m(s, c)) continue;  // below C: nothing stored
-    const int row0 = tile.m * c.bm + consumer * kWgmmaM, col0 = tile.n * c.bn;
+    const int row0 = consumer_row0(tile, consumer, c), col0 = tile_col0(tile, c);
     for (int reg = 0; reg < c.bn / 2; reg += kPair) {
       auto row = [&](int lane) { return row0 + accumulator_row(warp_in_group, lane, reg); };
       auto col = [&](int lane) { return col0 + accumulator_col(lane, reg); };
@@ -323,6 +329,38 @@ inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& bloc
         gemm::emit_c_update(problem, 4, ordinal, edge, [&](int lane) { return c_at(lane) + e; }, emit);
       }
     }
+  }
+}
+
+// Who holds each element of C when the k-loop of a tile ends (the viewer's thread map, the host
+// tests): for each tile the block takes, in its order (tile_at; also the lower tile of a last unit
+// below C, which the block computes and does not store), lane `lane` of warp `warp_in_group` of
+// consumer `consumer` holds in register reg the element at consumer_row0 + accumulator_row,
+// tile_col0 + accumulator_col, as the epilogue reads it.
+inline void warp_accumulators(const gemm::TraceProblem& problem, const gemm::Dim3& block, int warp,
+                              const gemm::HeldSink& emit) {
+  constexpr int kWarpsPerGroup = kWarpgroup / kWarpSize;
+  const GemmShape& s = problem.shape;
+  const Config c = config_from(problem.params);
+  const int warpgroup = warp / kWarpsPerGroup;
+  if (warpgroup == 0) return;  // the producer holds no results
+  const int consumer = warpgroup - 1, warp_in_group = warp % kWarpsPerGroup;
+  const int clusters = trace_launch_shape(problem, c).grid.x / c.cluster;
+  const int cluster = block.x / c.cluster, rank = block.x % c.cluster;
+  int ordinal = 0;  // the tile's place in the block's sequence
+  for (int u = cluster; u < units(s, c); u += clusters, ++ordinal) {
+    const TileCoord tile = tile_at(u, rank, s, c);
+    const int row0 = consumer_row0(tile, consumer, c), col0 = tile_col0(tile, c), n = c.bn;
+    gemm::HeldElement held;
+    held.mma = {gemm::MmaKind::wgmma, kWgmmaM, n, kWgmmaK};
+    held.tile = ordinal, held.tile_m = tile.m, held.tile_n = tile.n;
+    for (int reg = 0; reg < n / 2; ++reg)
+      for (int lane = 0; lane < kWarpSize; ++lane) {
+        held.lane = lane, held.reg = reg;
+        held.row = row0 + accumulator_row(warp_in_group, lane, reg);
+        held.col = col0 + accumulator_col(lane, reg);
+        emit(held);
+      }
   }
 }
 

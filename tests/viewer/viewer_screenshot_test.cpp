@@ -109,6 +109,34 @@ std::map<long long, int> output_lanes(const gemm::TracedProgram& program, const 
   return lanes;
 }
 
+// The tensor-core steps' map: who holds each element of C, from the step's accumulators directly
+// (its warp_accumulators), in the colour `by` gives the holder: element -> colour.
+std::map<long long, gv::Rgba> holder_colours(const gemm::TracedProgram& program, const gemm::TraceProblem& problem,
+                                             gv::ColourBy by) {
+  std::map<long long, gv::Rgba> colours;
+  const gemm::LaunchShape launch = program.launch(problem);
+  for (int y = 0; y < launch.grid.y; ++y)
+    for (int x = 0; x < launch.grid.x; ++x) {
+      const int block = y * launch.grid.x + x;
+      for (int warp = 0; warp < gemm::warps_per_block(launch.block); ++warp)
+        program.accumulators(problem, {x, y, 0}, warp, [&](const gemm::HeldElement& h) {
+          if (h.row >= problem.shape.m || h.col >= problem.shape.n) return;
+          gv::Rgba colour = 0;
+          switch (by) {
+            case gv::ColourBy::block: colour = gv::index_colour(std::uint32_t(block)); break;
+            case gv::ColourBy::warpgroup: colour = gv::warpgroup_colour(block, warp / 4); break;
+            case gv::ColourBy::warp: colour = gv::warp_colour(block, warp); break;
+            case gv::ColourBy::reg: colour = gv::register_colour(h.reg); break;
+            case gv::ColourBy::thread:  // WMMA's lanes are the compiler's: the warp's fragment
+              colour = h.lane >= 0 ? gv::lane_colour(h.lane) : gv::fragment_colour(block, warp, h.reg);
+              break;
+          }
+          colours[(long long)h.row * problem.shape.n + h.col] = colour;
+        });
+    }
+  return colours;
+}
+
 struct Case {
   std::string step, variant;
   std::string shape = "70x50x40";
@@ -161,19 +189,25 @@ void check_case(const Case& given) {
   ASSERT_EQ(shot.exit_code, 0) << shot.output;
   ASSERT_TRUE(shot.image.pixels) << name;
 
-  // The thread map: each drawn cell has the colour of the lane that stores that element.
+  // The thread map: each drawn cell has the colour of the lane that stores that element (the
+  // tensor-core steps: of the thread that holds it, or WMMA's warp fragment).
   const json* map = find_grid(shot.geometry, "thread_map");
   ASSERT_NE(map, nullptr);
   ASSERT_GE(double((*map)["cell"]), 2.0) << "cells too small to check";
   const gemm::LaunchShape launch = program->launch(problem);
   const long long out_cols = program->takes_shape ? problem.shape.n : launch.block.x;
-  const auto owners = output_lanes(*program, problem, out_cols);
+  std::map<long long, gv::Rgba> owners;
+  if (program->accumulators) {
+    owners = holder_colours(*program, problem, gv::ColourBy::thread);
+  } else {
+    for (const auto& [element, lane] : output_lanes(*program, problem, out_cols)) owners[element] = gv::lane_colour(lane);
+  }
   int cells = 0;
   for (int r = (*map)["row0"]; r < int((*map)["row0"]) + int((*map)["rows"]); ++r)
     for (int col = (*map)["col0"]; col < int((*map)["col0"]) + int((*map)["cols"]); ++col) {
       const auto owner = owners.find((long long)r * out_cols + col);
       const auto [x, y] = cell_centre(*map, r, col);
-      const auto expected = owner == owners.end() ? rgb(gv::kNoOwner) : rgb(gv::lane_colour(owner->second));
+      const auto expected = owner == owners.end() ? rgb(gv::kNoOwner) : rgb(owner->second);
       ASSERT_EQ(shot.image.at(x, y), expected) << name << " thread map (" << r << ", " << col << ")";
       ++cells;
     }
@@ -338,6 +372,112 @@ TEST(ViewerScreenshots, PerformanceBarsAreTheResultsFile) {
   }
 }
 
+// The tensor-core steps' thread map, in each colouring: every drawn cell in the colour of the thread
+// (register, warp, warpgroup, block) that holds that element when the k-loop ends, as the step's
+// accumulators give it; never blank, also where the Tensor Memory Accelerator stores C (steps
+// 18-22, beta = 0); the selected element named with its thread, register and instruction.
+TEST(ViewerScreenshots, TensorCoreMapsShowWhoHoldsEachElement) {
+  struct Map {
+    std::string step, shape, extra;
+    gv::ColourBy by;
+  };
+  const Map maps[] = {
+      {"12_wmma", "200x296x32", "", gv::ColourBy::warp},
+      {"12_wmma", "200x296x32", "", gv::ColourBy::thread},  // WMMA: by warp and fragment
+      {"14_mma_ldmatrix", "72x56x16", "", gv::ColourBy::thread},
+      {"14_mma_ldmatrix", "72x56x16", "", gv::ColourBy::reg},
+      {"15_tma_wgmma", "128x256x64", "", gv::ColourBy::warp},
+      {"15_tma_wgmma", "128x256x64", "", gv::ColourBy::reg},
+      {"18_tma_store_epilogue", "200x296x64", " --sms 2", gv::ColourBy::block},
+      {"18_tma_store_epilogue", "200x296x64", " --sms 2", gv::ColourBy::warpgroup},
+      {"22_tile_width", "200x296x128", " --sms 2 --layout nt", gv::ColourBy::block},
+      {"22_tile_width", "200x296x128", " --sms 2 --layout nt", gv::ColourBy::thread},
+  };
+  const auto programs = gemm::traced_programs();
+  for (const Map& m : maps) {
+    const gemm::TracedProgram* program = nullptr;
+    for (const auto& p : programs)
+      if (p.step == m.step) program = &p;
+    ASSERT_NE(program, nullptr) << m.step;
+    gemm::TraceProblem problem;
+    std::sscanf(m.shape.c_str(), "%dx%dx%d", &problem.shape.m, &problem.shape.n, &problem.shape.k);
+    problem.sms = m.extra.find("--sms 2") != std::string::npos ? 2 : kSms;
+    if (m.extra.find("--layout nt") != std::string::npos) problem.layout = gemm::Layout::nt;
+    problem = gv::with_defaults(*program, problem);
+    const std::string name = m.step + "_held_" + gv::to_string(m.by);
+    const int last_row = problem.shape.m - 1, last_col = problem.shape.n - 1;
+    const Shot shot = run_viewer(name, "--docs --panel thread --size 1500x1000 --step " + m.step + " --shape " + m.shape +
+                                           " --colour " + gv::to_string(m.by) + " --element " + std::to_string(last_row) +
+                                           "," + std::to_string(last_col) +
+                                           (m.extra.find("--sms") == std::string::npos ? " --sms " + std::to_string(kSms) : "") +
+                                           m.extra);
+    ASSERT_EQ(shot.exit_code, 0) << shot.output;
+    const json* map = find_grid(shot.geometry, "thread_map");
+    ASSERT_NE(map, nullptr);
+    ASSERT_GE(double((*map)["cell"]), 2.0) << name << ": cells too small to check";
+    ASSERT_EQ(int((*map)["rows"]) * int((*map)["cols"]), problem.shape.m * problem.shape.n) << name << ": all of C drawn";
+    const auto holders = holder_colours(*program, problem, m.by);
+    ASSERT_EQ((long long)holders.size(), (long long)problem.shape.m * problem.shape.n) << name << ": every element held";
+    for (int r = 0; r < problem.shape.m; ++r)
+      for (int col = 0; col < problem.shape.n; ++col) {
+        const auto [x, y] = cell_centre(*map, r, col);
+        if (r == last_row && col == last_col) continue;  // outlined as the selected element
+        ASSERT_EQ(shot.image.at(x, y), rgb(holders.at((long long)r * problem.shape.n + col)))
+            << name << " (" << r << ", " << col << ")";
+      }
+    // The selected element: its holder named as the step's accumulators give it.
+    std::string expected;
+    const gemm::LaunchShape launch = program->launch(problem);
+    for (int y = 0; y < launch.grid.y; ++y)
+      for (int x = 0; x < launch.grid.x; ++x)
+        for (int warp = 0; warp < gemm::warps_per_block(launch.block); ++warp)
+          program->accumulators(problem, {x, y, 0}, warp, [&](const gemm::HeldElement& h) {
+            if (h.row != last_row || h.col != last_col) return;
+            expected = h.lane < 0 ? "warp " + std::to_string(warp) + ", fragment acc[" + std::to_string(h.frag_i) + "][" +
+                                        std::to_string(h.frag_j) + "]"
+                                  : "thread " + std::to_string(warp * 32 + h.lane) + " (";
+            if (h.lane >= 0) expected = gv::instruction_name(h.mma) + ": " + expected;
+          });
+    const json& selected = shot.geometry["shown"]["thread_map"]["selected"]["held"];
+    ASSERT_FALSE(selected.empty()) << name;
+    EXPECT_NE(std::string(selected[0]).find(expected), std::string::npos) << name << ": " << selected[0];
+    const std::string stored = shot.geometry["shown"]["thread_map"]["c_stored"];
+    EXPECT_EQ(stored.rfind("How C is stored", 0), 0u) << name << ": " << stored;
+  }
+}
+
+// The performance panel follows the selected step: its group of runs, its bars highlighted (outlined).
+TEST(ViewerScreenshots, PerformanceFollowsTheSelectedStep) {
+  const std::string path = GEMM_SOURCE_DIR "/docs/results/nvidia-h100-80gb-hbm3.json";
+  for (const auto& [step, group] : {std::pair<std::string, std::string>{"11_split_k_tail", "fp32"},
+                                    {"18_tma_store_epilogue", "tensor"},
+                                    {"22_tile_width", "fp8"}}) {
+    // (No --layout: the FP8 step opens in NT, the one layout it takes.)
+    const Shot shot = run_viewer("follows_" + step, "--results " + quote(path) + " --step " + step);
+    ASSERT_EQ(shot.exit_code, 0) << shot.output;
+    EXPECT_EQ(shot.geometry["shown"]["perf_group"], group) << step;
+    int highlighted = 0;
+    for (const auto& bar : shot.geometry["shown"]["bars"]) {
+      const std::string label = bar["label"];
+      const bool of_step = label.rfind(step + " ", 0) == 0 || label == step;
+      ASSERT_EQ(bool(bar["highlighted"]), of_step) << step << ": " << label;
+      if (!of_step) continue;
+      ++highlighted;
+      // The outline, just left of the bar (the dark theme's white), and the bar's own colour inside.
+      const int y = int((double(bar["y0"]) + double(bar["y1"])) / 2), x0 = int(double(bar["x0"]));
+      bool outline = false;
+      for (int x = x0 - 5; x < x0; ++x) outline = outline || shot.image.at(x, y) == std::array<int, 3>{255, 255, 255};
+      EXPECT_TRUE(outline) << step << ": " << label << " is not outlined";
+    }
+    EXPECT_GT(highlighted, 0) << step << ": its bar is shown";
+  }
+  // --perf still chooses: step 18 with the fp32 runs (none of them step 18's: nothing highlighted).
+  const Shot chosen = run_viewer("follows_chosen", "--results " + quote(path) + " --step 18_tma_store_epilogue --perf fp32");
+  ASSERT_EQ(chosen.exit_code, 0) << chosen.output;
+  EXPECT_EQ(chosen.geometry["shown"]["perf_group"], "fp32");
+  for (const auto& bar : chosen.geometry["shown"]["bars"]) EXPECT_FALSE(bool(bar["highlighted"]));
+}
+
 TEST(ViewerScreenshots, MalformedOrMissingResultsGiveAMessageNotACrash) {
   const std::string bad = ::testing::TempDir() + "gemm_viewer_malformed.json";
   std::ofstream(bad) << "{\"device\": {\"name\": \"broken\"";
@@ -354,10 +494,12 @@ TEST(ViewerScreenshots, MalformedOrMissingResultsGiveAMessageNotACrash) {
 TEST(ViewerScreenshots, BadArgumentsAreUsageErrors) {
   for (const char* args : {"--step 99_nothing", "--shape 0x4x4", "--warp 999", "--warp -1", "--panel nowhere",
                            "--frames x", "--frames -1", "--iteration -1", "--instruction -1", "--perf maybe",
-                           "--beta half", "--step 11_split_k_tail --param SPLIT=0"}) {
+                           "--beta half", "--step 11_split_k_tail --param SPLIT=0", "--colour rainbow",
+                           "--element 1", "--element 64,0", "--element -1,0"}) {
     const Shot shot = run_viewer("usage", std::string(args));
     EXPECT_EQ(WEXITSTATUS(shot.exit_code), 2) << args << ": " << shot.output;
     EXPECT_NE(shot.output.find("gemm_viewer:"), std::string::npos) << args;
+    EXPECT_EQ(std::count(shot.output.begin(), shot.output.end(), '\n'), 1) << args << ": one line";
   }
   // A key that is not one of the step's drawn tunables is named in the message.
   const Shot split = run_viewer("usage", "--step 11_split_k_tail --param SPLIT=0");
