@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <sstream>
 
 namespace gemm::viewer {
 
@@ -153,6 +154,37 @@ void start(App& app, const Args& args, const char* argv0) {
 
   app.gpu_present = std::system("nvidia-smi -L > /dev/null 2>&1") == 0;
   app.bin_dir = std::filesystem::absolute(argv0).parent_path().string();
+}
+
+std::vector<std::string> selection_arguments(const App& app) {
+  const TracedProgram& program = app.current();
+  std::vector<std::string> a = {"--step", program.step};
+  auto add = [&a](const std::string& option, const std::string& value) {
+    a.push_back(option);
+    a.push_back(value);
+  };
+  if (!program.variant.empty()) add("--variant", program.variant);
+  if (program.takes_shape) {
+    add("--shape", shape_text(app.shape));
+    if (app.beta != 0) {
+      std::ostringstream beta;
+      beta << app.beta;
+      add("--beta", beta.str());
+    }
+  }
+  if (program.tensor_core) add("--layout", to_string(app.layout));
+  for (const auto& [key, value] : app.params) add("--param", key + "=" + std::to_string(value));
+  if (app.block.x != 0 || app.block.y != 0) add("--block", std::to_string(app.block.x) + "," + std::to_string(app.block.y));
+  add("--warp", std::to_string(app.warp));
+  if (!app.trace.iterations.empty()) {
+    const size_t at = std::min(size_t(std::max(app.iteration_index, 0)), app.trace.iterations.size() - 1);
+    add("--iteration", std::to_string(app.trace.iterations[at]));
+    add("--instruction", std::to_string(app.instruction_index));
+  }
+  if (app.colour_by != ColourBy::thread) add("--colour", to_string(app.colour_by));
+  if (app.perf_group != RunGroup::fp32) add("--perf", app.perf_group == RunGroup::tensor ? "tensor" : "fp8");
+  if (!app.solo_panel.empty() && app.solo_panel != "all") add("--panel", app.solo_panel);
+  return a;
 }
 
 }  // namespace gemm::viewer

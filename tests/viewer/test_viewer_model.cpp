@@ -11,6 +11,7 @@
 #include "../../steps/09_warptiling/mapping.hpp"
 #include "../../steps/10_cp_async_pipeline/mapping.hpp"
 #include "../../steps/11_split_k_tail/mapping.hpp"
+#include "link.hpp"
 #include "viewer_model.hpp"
 
 namespace gv = gemm::viewer;
@@ -487,4 +488,22 @@ TEST(ViewerModel, PerformanceTexts) {
   EXPECT_EQ(no_promotion.label(), "19_fp8 / no-promotion NT e4m3->bf16");
   EXPECT_EQ(gv::legend_text(fp8), "19 NT e4m3->bf16");
   EXPECT_EQ(gv::legend_text(no_promotion), "19 no-promotion NT e4m3->bf16");
+}
+
+// The browser page's link (viewer/link.hpp; tools/web): its query is the command line, which
+// args.cpp parses for both. tools/test_tools.py holds tools/pictures.py's links to the same string.
+TEST(ViewerLink, TheQueryIsTheCommandLine) {
+  const std::vector<std::string> arguments = {"--step", "14_mma_ldmatrix", "--shape", "128x128x64", "--param", "BM=64",
+                                              "--defaults", "--warp", "1", "--beta", "-0.5", "--results",
+                                              "my results/a&b.json"};
+  const std::string query = gv::query_from_arguments(arguments);
+  EXPECT_EQ(query,
+            "step=14_mma_ldmatrix&shape=128x128x64&param=BM=64&defaults&warp=1&beta=-0.5&results=my%20results%2Fa%26b.json");
+  EXPECT_EQ(gv::arguments_from_query("?" + query), arguments);
+  EXPECT_EQ(gv::arguments_from_query(query), arguments);
+  // As a form writes a space ('+'); an empty part skipped; a malformed %-sequence kept as written.
+  EXPECT_EQ(gv::arguments_from_query("step=a+b&&x=%zz&y=%4"),
+            (std::vector<std::string>{"--step", "a b", "--x", "%zz", "--y", "%4"}));
+  EXPECT_TRUE(gv::arguments_from_query("").empty());
+  EXPECT_TRUE(gv::arguments_from_query("?").empty());
 }
