@@ -164,14 +164,16 @@ def live_link(arguments):
     return LIVE_PAGE + "?" + query_from_arguments(live_arguments(arguments))
 
 
-_LINKED = re.compile(r"\[(!\[[^\]]*\]\(images/[\w.\-]+\.png\))\]\(" + re.escape(LIVE_PAGE) + r"\?[^)\s]*\)")
+_LINKED = re.compile(r"\[(!\[[^\]]*\]\(images/([\w.\-]+\.png)\))\]\(" + re.escape(LIVE_PAGE) + r"\?[^)\s]*\)")
 _IMAGE = re.compile(r"!\[[^\]]*\]\(images/([\w.\-]+\.png)\)")
 
 
 def linked_page(text):
     """A page's text with every viewer picture of PICTURES linked to its live view (and nothing else)."""
     links = {name: live_link(arguments) for name, arguments in PICTURES}
-    text = _LINKED.sub(lambda m: m.group(1), text)  # unlinked first: a link is rewritten, not nested
+    # Unlinked first, so that a link is rewritten rather than nested (a picture not of PICTURES, such
+    # as tools/web's own, keeps the link its page gives it).
+    text = _LINKED.sub(lambda m: m.group(1) if m.group(2) in links else m.group(0), text)
     return _IMAGE.sub(lambda m: f"[{m.group(0)}]({links[m.group(1)]})" if m.group(1) in links else m.group(0), text)
 
 

@@ -486,6 +486,44 @@ def frame_time(browser, base):
     return report
 
 
+# The page as Chromium shows it, on docs/viewer.md ("In a browser"): tools/web --check --screenshot
+# docs/images/viewer-web.png makes it and its sidecar; every check compares the sidecar (the link,
+# the selection and what the panels showed, not pixels) with the page's now.
+DOCS_PICTURE = os.path.join(ROOT, "docs", "images", "viewer-web.png")
+DOCS_PICTURE_ARGUMENTS = CASES[2][1]
+
+
+def docs_picture(browser, base, screenshot, fail):
+    query = pictures.query_from_arguments(DOCS_PICTURE_ARGUMENTS)
+    browser.open(f"{base}?{query}")
+    report = browser.report()
+    shown = normalised_shown(report["shown"])
+    if "bars" in shown:
+        shown["bars"] = [{"label": bar["label"], "gflops": bar["gflops"]} for bar in shown["bars"]]
+    sidecar = {"link": "?" + query, "selection": report["selection"], "shown": shown}
+    committed = DOCS_PICTURE[:-4] + ".json"
+    # The page that shows the picture links it to the selection it shows.
+    with open(os.path.join(ROOT, "docs", "viewer.md"), encoding="utf-8") as f:
+        page = f.read()
+    wanted = f"(images/{os.path.basename(DOCS_PICTURE)})]({pictures.LIVE_PAGE}?{query})"
+    if os.path.basename(DOCS_PICTURE) in page and wanted not in page:
+        fail("docs picture", f"docs/viewer.md links {os.path.basename(DOCS_PICTURE)} elsewhere than {pictures.LIVE_PAGE}?{query}")
+    if screenshot:
+        with open(screenshot, "wb") as f:
+            f.write(browser.screenshot())
+        with open(screenshot[:-4] + ".json", "w") as f:
+            json.dump(sidecar, f, indent=1, sort_keys=True)
+            f.write("\n")
+        print(f"wrote {screenshot} (the page as Chromium shows it) and its sidecar")
+    elif os.path.exists(committed):
+        with open(committed) as f:
+            if json.load(f) != json.loads(json.dumps(sidecar)):
+                fail("docs picture", f"{os.path.relpath(DOCS_PICTURE, ROOT)} is stale (the page shows something else now):"
+                     f" tools/web --check --screenshot {os.path.relpath(DOCS_PICTURE, ROOT)}")
+                return
+        print(f"docs picture: {os.path.relpath(DOCS_PICTURE, ROOT)} shows what the page shows now")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--page", default=os.path.join(ROOT, "build-web"), help="the folder tools/web built")
@@ -517,11 +555,7 @@ def main():
             check_click(browser, base, viewer, scratch, fail)
             check_messages(browser, base, viewer, scratch, fail)
             frame_time(browser, base)
-            if args.screenshot:
-                browser.open(f"{base}?{pictures.query_from_arguments(CASES[2][1])}")
-                with open(args.screenshot, "wb") as f:
-                    f.write(browser.screenshot())
-                print(f"wrote {args.screenshot} (the page as Chromium shows it)")
+            docs_picture(browser, base, args.screenshot, fail)
         finally:
             browser.close()
             server.shutdown()
