@@ -31,6 +31,8 @@
 #include "20_overlapped_epilogue/mapping.hpp"
 #include "21_uniform_datapath/mapping.hpp"
 #include "22_tile_width/mapping.hpp"
+#include "shared_stage.hpp"
+#include "shared_stages.hpp"
 #include "trace.hpp"
 #include "tunables.hpp"
 
@@ -62,6 +64,10 @@ struct TracedProgram {
   // own, and who writes C when no thread does.
   std::string quiet_warps = "";
   std::string c_writer = "";
+  // Optional, for the steps that stage tiles of A and B (the viewer's shared-memory panel, the host
+  // tests): a stage of shared memory as the step lays it out, with the TMA boxes of k-tile `k_tile`
+  // for the block's tile and the wgmma descriptors that read it (steps/shared_stages.hpp).
+  std::function<SharedStage(const TraceProblem&, const Dim3& block, int k_tile)> shared_stage = {};
 };
 
 namespace detail {
@@ -238,6 +244,7 @@ inline std::vector<TracedProgram> traced_programs() {
   list.back().params_for_shape = [](const GemmShape& shape, Layout, int sms) {
     return step22::to_params(step22::config_for_shape(shape, sms));
   };
+  shared_stages::add_shared_stages(list);
   return list;
 }
 

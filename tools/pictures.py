@@ -89,6 +89,17 @@ PICTURES = [
     # at so small a shape the step would choose its 64 x 64 tile).
     ("viewer-14-access.png", ["--panel", "access", "--step", "14_mma_ldmatrix", "--shape", "128x256x64",
                               "--defaults", "--iteration", "0", "--instruction", "28"]),
+    # 14: the shared-memory panel: one ldmatrix.x4 of A from the swizzled stage, its 4 phases of 8
+    # 16-byte rows each over all 32 banks (NN, the default tile, k-tile 0).
+    ("viewer-14-shared-ldmatrix.png", ["--panel", "shared", "--step", "14_mma_ldmatrix", "--shape", "128x256x64",
+                                       "--defaults", "--layout", "nn", "--operand", "a", "--k-tile", "0",
+                                       "--shared-item", "6", "--size", "1500x2400"]),
+    # 15: the data path of A (NN, k-tile 1): the TMA box landing in the swizzled stage beside the box
+    # as stored; then one wgmma k-step's reads through the kernel's descriptor (k-step 1).
+    ("viewer-15-shared-tma.png", ["--panel", "shared", "--step", "15_tma_wgmma", "--shape", "128x256x128",
+                                  "--layout", "nn", "--operand", "a", "--k-tile", "1", "--shared-item", "1"]),
+    ("viewer-15-shared-wgmma.png", ["--panel", "shared", "--step", "15_tma_wgmma", "--shape", "128x256x128",
+                                    "--layout", "nn", "--operand", "a", "--k-tile", "1", "--shared-item", "3"]),
     # 15: the epilogue straight from the accumulators: a warp's first 8-byte store of C, 8 rows of 32 bytes.
     ("viewer-15-access.png", ["--panel", "access", "--step", "15_tma_wgmma", "--shape", "128x256x64",
                               "--warp", "0", "--iteration", "0", "--instruction", "0"]),
@@ -99,6 +110,11 @@ PICTURES = [
     # after the warp's two loads of the scales.
     ("viewer-19-access.png", ["--panel", "access", "--step", "19_fp8", "--layout", "nt", "--shape", "128x192x128",
                               "--defaults", "--warp", "4", "--iteration", "0", "--instruction", "2"]),
+    # 19: FP8 in the shared-memory panel: a 128-byte row holds 128 k's; wgmma k-step 1 of consumer 0
+    # reads k 32-63, the same 32 bytes of each of its 64 rows as a 16-bit k-step's 16 k's.
+    ("viewer-19-shared-wgmma.png", ["--panel", "shared", "--step", "19_fp8", "--layout", "nt", "--shape",
+                                    "128x192x256", "--defaults", "--operand", "a", "--k-tile", "1",
+                                    "--shared-item", "3"]),
     # docs/viewer.md: the whole window, and the performance panel.
     ("viewer-all.png", ["--panel", "all", "--step", "09_warptiling", "--shape", "128x128x32", "--warp", "1",
                         "--iteration", "0", "--instruction", "11", "--theme", "light", "--font-scale", "1.5",

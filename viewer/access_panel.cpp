@@ -11,8 +11,6 @@
 
 namespace gemm::viewer {
 
-namespace {
-
 // The 32 banks of each phase of a shared access: the lanes in each, a conflict outlined with its degree.
 void bank_strip(const TraceInstruction& instruction) {
   const std::vector<BankPhase> phases = bank_phases(instruction.access);
@@ -42,6 +40,8 @@ void bank_strip(const TraceInstruction& instruction) {
     ImGui::Dummy({label_w + cell * float(kSharedBanks), strip_h + ImGui::GetTextLineHeight() + 1});
   }
 }
+
+namespace {
 
 // The whole launch's counts, computed in the background (large launches take a moment).
 void launch_counts(App& app, const TracedProgram& program, const TraceProblem& problem) {

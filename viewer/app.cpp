@@ -149,6 +149,16 @@ void start(App& app, const Args& args, const char* argv0) {
       usage_error("--instruction must be below " + std::to_string(count) + " at that iteration");
   }
   app.instruction_index = args.instruction;
+  app.show_shared = args.panel == "shared";
+  app.shared = {args.operand == "b" ? Operand::B : Operand::A, args.k_tile, args.shared_item,
+                shared_colour_named(args.shared_colour)};
+  if (app.show_shared && app.current().shared_stage) {
+    const SharedView view = shared_view(app.current(), app.problem(), app.block, app.trace, app.shared);
+    if (args.k_tile >= view.stage.k_tiles)
+      usage_error("--k-tile must be below " + std::to_string(view.stage.k_tiles) + " (the problem's k-tiles)");
+    if (args.shared_item >= int(view.items.size()))
+      usage_error("--shared-item must be below " + std::to_string(view.items.size()) + " for this operand and k-tile");
+  }
   app.docs = args.docs;
   app.solo_panel = args.panel;
 
@@ -183,7 +193,15 @@ std::vector<std::string> selection_arguments(const App& app) {
   }
   if (app.colour_by != ColourBy::thread) add("--colour", to_string(app.colour_by));
   if (app.perf_group != RunGroup::fp32) add("--perf", app.perf_group == RunGroup::tensor ? "tensor" : "fp8");
-  if (!app.solo_panel.empty() && app.solo_panel != "all") add("--panel", app.solo_panel);
+  if (app.show_shared) {  // the shared-memory panel (View menu): what it shows
+    add("--panel", "shared");
+    if (app.shared.operand == Operand::B) add("--operand", "b");
+    if (app.shared.k_tile != 0) add("--k-tile", std::to_string(app.shared.k_tile));
+    if (app.shared.item != 0) add("--shared-item", std::to_string(app.shared.item));
+    if (app.shared.colour != SharedColour::k) add("--shared-colour", to_string(app.shared.colour));
+  } else if (!app.solo_panel.empty() && app.solo_panel != "all") {
+    add("--panel", app.solo_panel);
+  }
   return a;
 }
 

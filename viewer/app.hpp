@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "args.hpp"
+#include "shared_model.hpp"
 #include "viewer_model.hpp"
 
 namespace gemm::viewer {
@@ -90,6 +91,16 @@ struct App {
   std::string solo_panel;              // with --docs: the panel drawn
   std::map<std::string, float> drawn_bottom;  // per panel: the lowest point drawn (screen y), for --docs' crop
   Layout layout = Layout::nn;  // a tensor-core step's storage of A and B
+
+  // The shared-memory panel (shared_panel.cpp), a fourth column when shown (View menu, --panel
+  // shared): what it is asked for, the view computed for that (again only when shared_key changes),
+  // its textures (the stage; a TMA box as stored) and the first line drawn.
+  bool show_shared = false;
+  SharedSelection shared;
+  SharedView shared_view;
+  std::string shared_key;
+  Texture shared_texture, source_texture;
+  float shared_line0 = 0;
 
   TraceProblem problem() const;
   const TracedProgram& current() const { return programs[size_t(program)]; }

@@ -30,7 +30,12 @@ const char* const kUsage =
     "                       checkout, and the build's results/ folder when a run wrote one)\n"
     "  --size WxH           window size in pixels (default 1600x900)\n"
     "  --screenshot FILE    render one frame, write FILE (PNG) and FILE.json (geometry), exit\n"
-    "  --panel thread|access|performance|all   what --screenshot captures (default all)\n"
+    "  --panel thread|access|performance|shared|all   what --screenshot captures (default all; shared\n"
+    "                       also opens the shared-memory panel, which the View menu shows or hides)\n"
+    "  --operand a|b        the shared-memory panel's operand (default a); --k-tile KT (default 0): the\n"
+    "                       stage it lands in; --shared-item J: the J-th entry of the panel's list (a\n"
+    "                       warp's instruction, a TMA box, a wgmma k-step; default 0, the stage alone);\n"
+    "                       --shared-colour k|mn: words coloured by the k or the m/n they hold (default k)\n"
     "  --frames N           with --screenshot: render N frames first and print their median frame time\n"
     "  --theme dark|light   colours (default dark); --font-scale F: text size (default 1; whole numbers are sharpest)\n"
     "  --docs               a picture for the docs: light theme, font scale 2, the --panel alone across a\n"
@@ -124,6 +129,10 @@ Args parse(int argc, char** argv) {
     else if (arg == "--screenshot") a.screenshot = value;
     else if (arg == "--geometry") a.geometry = value;
     else if (arg == "--panel") a.panel = value;
+    else if (arg == "--operand") a.operand = value;
+    else if (arg == "--k-tile") a.k_tile = to_int_from(value, "--k-tile", 0);
+    else if (arg == "--shared-item") a.shared_item = to_int_from(value, "--shared-item", 0);
+    else if (arg == "--shared-colour" || arg == "--shared-color") a.shared_colour = value;
     else if (arg == "--theme") a.theme = value;
     else if (arg == "--font-scale") {
       char* end = nullptr;
@@ -141,13 +150,15 @@ Args parse(int argc, char** argv) {
       a.size_given = true;
     } else usage_error("unknown option '" + arg + "'");
   }
-  if (a.panel != "thread" && a.panel != "access" && a.panel != "performance" && a.panel != "all")
-    usage_error("--panel must be thread, access, performance or all");
+  if (a.panel != "thread" && a.panel != "access" && a.panel != "performance" && a.panel != "shared" && a.panel != "all")
+    usage_error("--panel must be thread, access, performance, shared or all");
+  if (a.operand != "a" && a.operand != "b") usage_error("--operand must be a or b");
+  if (a.shared_colour != "k" && a.shared_colour != "mn") usage_error("--shared-colour must be k or mn");
   if (a.colour != "block" && a.colour != "warp" && a.colour != "thread") usage_error("--colour must be block, warp or thread");
   if (a.perf != "fp32" && a.perf != "tensor" && a.perf != "fp8") usage_error("--perf must be fp32, tensor or fp8");
   if (a.theme != "dark" && a.theme != "light") usage_error("--theme must be dark or light");
   if (a.docs) {
-    if (a.panel == "all") usage_error("--docs draws one panel: add --panel thread, access or performance");
+    if (a.panel == "all") usage_error("--docs draws one panel: add --panel thread, access, performance or shared");
     a.theme = "light";
     if (a.font_scale == 1.0f) a.font_scale = 2.0f;
     if (!a.size_given) a.width = 1500, a.height = 1800;

@@ -26,6 +26,9 @@ struct Args {
   int width = 1600, height = 900;
   int sms = 0;  // 0: the first results file's GPU
   Layout layout = Layout::nn;
+  // The shared-memory panel: the operand (a or b), the k-tile, the item of its list, the colouring.
+  std::string operand = "a", shared_colour = "k";
+  int k_tile = 0, shared_item = 0;
   // --docs: a picture for a web page: light theme, larger font, one panel across the whole window,
   // the image cropped to what the panel drew.
   bool docs = false, size_given = false;

@@ -103,6 +103,10 @@ void menu(App& app, bool& open_popup) {
 #endif
       ImGui::EndMenu();
     }
+    if (ImGui::BeginMenu("View")) {
+      ImGui::MenuItem("Shared memory panel", nullptr, &app.show_shared);
+      ImGui::EndMenu();
+    }
     ImGui::EndMenuBar();
   }
   if (open_popup) {

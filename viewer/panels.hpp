@@ -17,6 +17,11 @@ void thread_map_panel(App& app, ImVec2 size);
 void access_panel(App& app, ImVec2 size);
 // performance_panel.cpp: measured GFLOPS from the results files, and running the step here.
 void performance_panel(App& app, ImVec2 size);
+// shared_panel.cpp: a stage of A or B in shared memory, what one instruction, TMA box or wgmma
+// k-step touches in it.
+void shared_panel(App& app, ImVec2 size);
+// access_panel.cpp: per phase of a shared access, the lanes in each bank, conflicts outlined.
+void bank_strip(const TraceInstruction& instruction);
 // A run started by the performance panel that has finished: its results file added to the list.
 void collect_run(App& app);
 // controls.cpp: the menu bar (opening a results file) and the top bar (step, shape, tunables).

@@ -53,6 +53,8 @@ Rgba index_colour(std::uint32_t index) {
   return hsv(std::fmod(0.07 + index * golden, 1.0), 0.55 + 0.3 * ((index / 7) % 2), 0.70 + 0.25 * ((index / 3) % 2));
 }
 
+Rgba hue_colour(double hue, double saturation, double value) { return hsv(hue, saturation, value); }
+
 int red(Rgba c) { return int(c & 0xff); }
 int green(Rgba c) { return int((c >> 8) & 0xff); }
 int blue(Rgba c) { return int((c >> 16) & 0xff); }

@@ -23,6 +23,7 @@ constexpr Rgba kUntouched = rgba(58, 58, 64);   // a cell no lane touches
 constexpr Rgba kNoOwner = rgba(24, 24, 28);     // an element outside the problem
 Rgba lane_colour(int lane);                     // 32 distinct hues, lane 0 red, around the wheel
 Rgba index_colour(std::uint32_t index);         // a stable colour for a block, warp or thread index
+Rgba hue_colour(double hue, double saturation, double value);  // HSV, hue in turns, each 0..1
 int red(Rgba c);
 int green(Rgba c);
 int blue(Rgba c);

@@ -22,6 +22,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "shared_model.hpp"
 #include "traced_steps.hpp"
 #include "viewer_model.hpp"
 
@@ -361,25 +362,25 @@ TEST(ViewerScreenshots, BadArgumentsAreUsageErrors) {
 
 // Frame time is a measurement, printed here and by `gemm_viewer --screenshot F --frames N`
 // (docs/viewer.md#frame-time), never a pass/fail criterion: CI shares two cores and renders in
-// software, where one busy moment moved the median over a 16 ms bound. The one bound kept guards
-// against a pathological regression (a 256 x 256 grid drawn as one ImGui rectangle per cell again,
-// or a panel that retraces every frame); it sits at many times what the development machine
-// measures (docs/viewer.md) so that load cannot trip it.
-constexpr double kPathologicalFrameMs = 250.0;
-
+// software, where one busy moment moved the median over a 16 ms bound. What the test holds instead
+// is what the frame asks of the renderer, which load does not change: a 256 x 256 map drawn as a
+// texture takes a few thousand vertices (the panels' text and frames), drawn cell by cell again it
+// would take 4 a cell.
 TEST(ViewerScreenshots, FrameTimeAt256x256) {
   const Shot shot = run_viewer("frame_time", "--step 05_smem_tiling --shape 256x256x64 --frames 60");
   ASSERT_EQ(shot.exit_code, 0) << shot.output;
-  double ms = 0;
   const auto at = shot.output.find("frame time: ");
   ASSERT_NE(at, std::string::npos) << shot.output;
-  ms = std::stod(shot.output.substr(at + 12));
-  std::printf("viewer frame time at a 256 x 256 thread map: %.2f ms (median)\n", ms);
+  std::printf("viewer frame time at a 256 x 256 thread map: %.2f ms (median)\n", std::stod(shot.output.substr(at + 12)));
   const json* map = find_grid(shot.geometry, "thread_map");
   ASSERT_NE(map, nullptr);
-  EXPECT_EQ(int((*map)["rows"]) * int((*map)["cols"]), 256 * 256);
-  EXPECT_LT(ms, kPathologicalFrameMs) << "a frame took over " << kPathologicalFrameMs
-                                      << " ms: is a large grid drawn cell by cell again?";
+  const int cells = int((*map)["rows"]) * int((*map)["cols"]);
+  EXPECT_EQ(cells, 256 * 256);
+  const auto drawn = shot.output.find("draw data: ");
+  ASSERT_NE(drawn, std::string::npos) << shot.output;
+  const int vertices = std::stoi(shot.output.substr(drawn + 11));
+  std::printf("draw data of that frame: %d vertices\n", vertices);
+  EXPECT_LT(vertices, cells) << "fewer vertices than the map has cells: is the map drawn cell by cell again?";
 }
 
 TEST(ViewerScreenshots, OpensOnTheFirstWarpWithMemoryInstructions) {
@@ -391,4 +392,137 @@ TEST(ViewerScreenshots, OpensOnTheFirstWarpWithMemoryInstructions) {
   const Shot shot09 = run_viewer("first_warp_09", "--step 09_warptiling");
   ASSERT_EQ(shot09.exit_code, 0) << shot09.output;
   EXPECT_EQ(int(shot09.geometry["selection"]["warp"]), 0);
+}
+
+// The shared-memory panel (--panel shared): for steps 14, 15 and 22 (ldmatrix from the swizzled
+// tile; a TMA box landing and a wgmma k-step's reads; an FP8 k-step), every drawn cell of the stage
+// has the colour the model gives its word, and the words drawn as touched are the ones the step's
+// own functions say: the instruction's lane addresses from the trace, the box's bytes from
+// tma_box/box_bytes, the k-step's 64 or BN rows of 32 bytes from the decoded descriptor. A TMA box
+// is also drawn as stored, each word in its 16-byte chunk's colour.
+namespace {
+
+struct SharedCase {
+  std::string step;
+  std::string shape;
+  gemm::Layout layout = gemm::Layout::nn;
+  gemm::Operand operand = gemm::Operand::A;
+  int k_tile = 0;
+  gv::SharedItemKind kind = gv::SharedItemKind::stage;
+  int nth = 0;  // which item of that kind
+  std::string naming = "";  // ... among those whose label holds this
+};
+
+void check_shared_case(const SharedCase& c) {
+  const auto programs = gemm::traced_programs();
+  const gemm::TracedProgram* program = nullptr;
+  for (const auto& p : programs)
+    if (p.step == c.step) program = &p;
+  ASSERT_NE(program, nullptr) << c.step;
+  gemm::TraceProblem problem;
+  std::sscanf(c.shape.c_str(), "%dx%dx%d", &problem.shape.m, &problem.shape.n, &problem.shape.k);
+  problem.layout = c.layout;
+  problem.params = program->default_params;
+  problem.sms = kSms;
+  problem = gv::with_defaults(*program, problem);
+  const gv::WarpTrace trace = gv::warp_trace(*program, problem, {0, 0, 0}, 0);
+  gv::SharedSelection selection;
+  selection.operand = c.operand;
+  selection.k_tile = c.k_tile;
+  const gv::SharedView listing = gv::shared_view(*program, problem, {0, 0, 0}, trace, selection);
+  int seen = 0;
+  for (size_t i = 0; i < listing.items.size(); ++i)
+    if (listing.items[i].kind == c.kind && listing.items[i].label.find(c.naming) != std::string::npos &&
+        seen++ == c.nth)
+      selection.item = int(i);
+  ASSERT_TRUE(c.kind == gv::SharedItemKind::stage || selection.item > 0) << c.step << ": no such item";
+  const gv::SharedView view = gv::shared_view(*program, problem, {0, 0, 0}, trace, selection);
+  const gv::SharedItem& item = view.items[size_t(view.item)];
+
+  // The words the item touches, from the step's functions (not through the view).
+  std::set<long long> expected;  // words of the buffer
+  const gemm::StagedTile& tile = view.shown();
+  const long long tile_base = view.stage.stage * view.stage.stage_bytes + tile.offset;
+  if (item.kind == gv::SharedItemKind::instruction) {
+    const gemm::TraceInstruction& ins = trace.instructions[size_t(item.index)];
+    for (int lane = 0; lane < 32; ++lane)
+      if (ins.access.lane_active(lane))
+        for (int b = 0; b < ins.access.width; b += 4) expected.insert((ins.access.address[size_t(lane)] + b) / 4);
+  } else if (item.kind == gv::SharedItemKind::tma_box) {
+    const gemm::TmaBoxCopy& box = view.stage.boxes[size_t(item.index)];
+    for (long long b = tile_base + box.landing; b < tile_base + box.landing + box.bytes; b += 4) expected.insert(b / 4);
+  } else if (item.kind == gv::SharedItemKind::wgmma_read) {
+    const gemm::WgmmaRead& read = view.stage.reads[size_t(item.index)];
+    const auto d = gemm::hopper::decode_descriptor(read.descriptor);
+    for (int mn = 0; mn < read.rows; ++mn)
+      for (int k = 0; k < read.k; ++k)
+        expected.insert(gemm::hopper::descriptor_byte(d, read.k_major, mn, k, tile.element_bytes) / 4);
+    EXPECT_EQ((long long)expected.size() * 4, (long long)read.rows * 32) << c.step;
+  }
+
+  std::string args = "--panel shared --step " + c.step + " --shape " + c.shape + " --layout " +
+                     gemm::to_string(c.layout) + " --defaults --sms " + std::to_string(kSms) + " --warp 0 --operand " +
+                     (c.operand == gemm::Operand::A ? "a" : "b") + " --k-tile " + std::to_string(c.k_tile) +
+                     " --shared-item " + std::to_string(selection.item) + " --size 2400x1600";
+  const std::string name = "shared_" + c.step + "_" + std::to_string(selection.item);
+  const Shot shot = run_viewer(name, args);
+  ASSERT_EQ(shot.exit_code, 0) << shot.output;
+  EXPECT_EQ(int(shot.geometry["shown"]["shared"]["item"]), selection.item) << name;
+  EXPECT_EQ(shot.geometry["shown"]["shared"]["item_label"], item.label) << name;
+  const json* grid = find_grid(shot.geometry, "shared");
+  ASSERT_NE(grid, nullptr) << name;
+  ASSERT_GE(double((*grid)["cell"]), 3.0) << name << ": cells too small to check";
+  int touched_seen = 0, cells = 0;
+  for (int line = (*grid)["row0"]; line < int((*grid)["row0"]) + int((*grid)["rows"]); ++line)
+    for (int bank = 0; bank < 32; ++bank) {
+      const auto [x, y] = cell_centre(*grid, line, bank);
+      const long long word = view.first_byte / 4 + (long long)line * 32 + bank;
+      ASSERT_EQ(shot.image.at(x, y), rgb(gv::word_colour(view, line, bank, selection.colour)))
+          << name << " line " << line << " bank " << bank;
+      const bool touched = view.touch[size_t(line) * 32 + size_t(bank)] >= 0;
+      ASSERT_EQ(touched, item.kind != gv::SharedItemKind::stage && expected.count(word) == 1)
+          << name << " line " << line << " bank " << bank;
+      touched_seen += touched;
+      ++cells;
+    }
+  EXPECT_GT(cells, 0);
+  if (item.kind != gv::SharedItemKind::stage) {
+    EXPECT_GT(touched_seen, 0) << name << ": the touched words are in the drawn lines";
+  }
+  if (item.kind == gv::SharedItemKind::tma_box) {
+    const json* source = find_grid(shot.geometry, "shared_source");
+    ASSERT_NE(source, nullptr) << name;
+    const gv::SourceBox box = gv::source_box(view);
+    for (int row = 0; row < int((*source)["rows"]); ++row)
+      for (int w = 0; w < 32; ++w) {
+        const auto [x, y] = cell_centre(*source, row, w);
+        ASSERT_EQ(shot.image.at(x, y), rgb(box.pixels[size_t(row) * 32 + size_t(w)])) << name << " source " << row << "," << w;
+        ASSERT_EQ(box.pixels[size_t(row) * 32 + size_t(w)], gv::touch_colour(view, w / 4)) << name << ": chunk colours";
+      }
+  }
+}
+
+}  // namespace
+
+TEST(ViewerScreenshots, SharedPanelStep14Ldmatrix) {
+  check_shared_case({"14_mma_ldmatrix", "128x256x128", gemm::Layout::nn, gemm::Operand::B, 1,
+                     gv::SharedItemKind::instruction, 2, "ldmatrix.x4.trans"});
+  check_shared_case({"14_mma_ldmatrix", "128x256x128", gemm::Layout::nn, gemm::Operand::A, 1,
+                     gv::SharedItemKind::instruction, 0, "cp.async"});
+  check_shared_case({"14_mma_ldmatrix", "128x256x128", gemm::Layout::tn, gemm::Operand::A, 0,
+                     gv::SharedItemKind::stage, 0});
+}
+
+TEST(ViewerScreenshots, SharedPanelStep15DataPath) {
+  check_shared_case({"15_tma_wgmma", "128x256x128", gemm::Layout::nn, gemm::Operand::B, 1, gv::SharedItemKind::tma_box, 1});
+  check_shared_case({"15_tma_wgmma", "128x256x128", gemm::Layout::nn, gemm::Operand::A, 1,
+                     gv::SharedItemKind::wgmma_read, 2});
+  check_shared_case({"15_tma_wgmma", "128x256x128", gemm::Layout::tn, gemm::Operand::A, 0,
+                     gv::SharedItemKind::wgmma_read, 1});
+}
+
+TEST(ViewerScreenshots, SharedPanelStep22Fp8) {
+  check_shared_case({"22_tile_width", "256x352x256", gemm::Layout::nt, gemm::Operand::B, 1,
+                     gv::SharedItemKind::wgmma_read, 1});
+  check_shared_case({"22_tile_width", "256x352x256", gemm::Layout::nt, gemm::Operand::A, 0, gv::SharedItemKind::tma_box, 0});
 }
