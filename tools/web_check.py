@@ -8,9 +8,9 @@ native viewer draws for the same selection (gemm_viewer --screenshot, under Xvfb
   - the selection and what the panels showed (the geometry file's "selection" and "shown": the
     thread map's size and owners' digest, the instruction's counts, the launch's totals, the results
     file and its bars), from gemm_web_report(), which returns the geometry file's content;
-  - the pixels: every cell of the thread map and of the warp-access grid has the colour the native
-    viewer drew for that element (the native screenshot tests check those against the steps'
-    traces), and every bar of the performance panel its run's colour;
+  - the pixels: every cell of the thread map, the warp-access grid and (step 15) the shared-memory
+    stage has the colour the native viewer drew for that element (the native screenshot tests
+    check those against the steps' traces), and every bar of the performance panel its run's colour;
   - the link: the page shows the selection in its URL, and that URL, opened again, and run natively,
     gives the same selection; a click on the thread map selects another warp and the URL follows;
   - a malformed results file opened in the page, and a bad link, get the native viewer's messages.
@@ -310,8 +310,11 @@ def native(viewer, arguments, scratch, name, cwd=None, results=None):
     command = display_prefix() + [viewer, "--screenshot", png, "--size", f"{WIDTH}x{HEIGHT}"]
     for path in results:
         command += ["--results", path]
-    # The whole window, as the page draws it (--panel only crops a screenshot).
-    done = subprocess.run(command + arguments + ["--panel", "all"], capture_output=True, text=True, cwd=cwd)
+    # The whole window, as the page draws it (--panel crops a screenshot), but where --panel shared
+    # opens the shared-memory panel: then its crop, and only the grids inside it are compared.
+    shared = "--panel" in arguments and arguments[arguments.index("--panel") + 1:][:1] == ["shared"]
+    whole = [] if shared else ["--panel", "all"]
+    done = subprocess.run(command + arguments + whole, capture_output=True, text=True, cwd=cwd)
     if done.returncode != 0:
         raise RuntimeError(f"native viewer exited {done.returncode}: {done.stdout}{done.stderr}".strip())
     with open(png + ".json") as f:
@@ -350,7 +353,9 @@ def compare_grids(case, fail, web, web_image, nat, nat_image):
         if w is None or n is None:
             fail(case, f"grid {name}: drawn by the page {w is not None}, natively {n is not None}")
             continue
-        if w["cell"] < 2 or n["cell"] < 2:
+        inside = n["x"] >= 0 and n["y"] >= 0 and n["x"] + n["cols"] * n["cell"] <= nat_image.width and \
+            n["y"] + n["rows"] * n["cell"] <= nat_image.height
+        if w["cell"] < 2 or n["cell"] < 2 or not inside:
             if name in required:
                 fail(case, f"grid {name}: cells too small to compare ({w['cell']:.1f} and {n['cell']:.1f} px)")
             continue
