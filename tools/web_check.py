@@ -452,6 +452,24 @@ def check_click(browser, base, viewer, scratch, fail):
               f"{after['selection']['block']}: the URL follows, and natively it is the same selection")
 
 
+def check_link_options(browser, base, viewer, scratch, fail):
+    """What the link carries besides the panels' own selection: the GPU a step plans its tile for
+    (--sms: on 16 SMs step 14 takes another tile at 1024^3 than on the shipped results' GPU) and a
+    beta that is not 0.5; the link the page shows keeps both."""
+    case = "link options"
+    arguments = ["--step", "14_mma_ldmatrix", "--shape", "1024x1024x64", "--sms", "16", "--beta", "0.3"]
+    browser.open(f"{base}?{pictures.query_from_arguments(arguments)}", frames=5)
+    web = browser.report()
+    nat, _, _ = native(viewer, arguments, scratch, "options")
+    browser.open(f"{base}?{web['query']}", frames=5)
+    again = browser.report()
+    if web["selection"] != nat["selection"] or again["selection"] != nat["selection"]:
+        fail(case, f"selection: page {web['selection']}, its link reopened {again['selection']}, native {nat['selection']}")
+    else:
+        print(f"{case}: ?{web['query']}: the tile for 16 SMs ({web['selection']['params']}) and beta "
+              f"{web['selection']['beta']}, as natively, and again from the link the page shows")
+
+
 def check_messages(browser, base, viewer, scratch, fail):
     """A malformed results file opened in the page, and a bad link, say what the native viewer says."""
     case = "messages"
@@ -566,6 +584,7 @@ def main():
             for case, arguments in CASES:
                 check_case(browser, base, viewer, scratch, case, arguments, fail)
             check_click(browser, base, viewer, scratch, fail)
+            check_link_options(browser, base, viewer, scratch, fail)
             check_messages(browser, base, viewer, scratch, fail)
             frame_time(browser, base)
             docs_picture(browser, base, args.screenshot, fail)

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <iomanip>
+#include <limits>
 #include <sstream>
 
 namespace gemm::viewer {
@@ -176,12 +178,22 @@ std::vector<std::string> selection_arguments(const App& app) {
   if (!program.variant.empty()) add("--variant", program.variant);
   if (program.takes_shape) {
     add("--shape", shape_text(app.shape));
-    if (app.beta != 0) {
-      std::ostringstream beta;
-      beta << app.beta;
-      add("--beta", beta.str());
+    if (app.beta != 0) {  // the fewest digits that read back as the same float (0.3, not 0.300000012)
+      std::string beta;
+      for (int digits = 6; digits <= std::numeric_limits<float>::max_digits10; ++digits) {
+        std::ostringstream text;
+        text << std::setprecision(digits) << app.beta;
+        beta = text.str();
+        if (std::strtof(beta.c_str(), nullptr) == app.beta) break;
+      }
+      add("--beta", beta);
     }
   }
+  // The GPU a step plans its tile for, where it is not the first results file's (--sms).
+  int results_sms = 0;
+  for (const ResultsFile& file : app.results)
+    if (results_sms == 0 && file.ok()) results_sms = file.sms;
+  if (app.sms > 0 && app.sms != results_sms) add("--sms", std::to_string(app.sms));
   if (program.tensor_core) add("--layout", to_string(app.layout));
   for (const auto& [key, value] : app.params) add("--param", key + "=" + std::to_string(value));
   if (app.block.x != 0 || app.block.y != 0) add("--block", std::to_string(app.block.x) + "," + std::to_string(app.block.y));
