@@ -31,6 +31,7 @@
 #include "20_overlapped_epilogue/mapping.hpp"
 #include "21_uniform_datapath/mapping.hpp"
 #include "22_tile_width/mapping.hpp"
+#include "pipeline_schedules.hpp"
 #include "shared_stage.hpp"
 #include "shared_stages.hpp"
 #include "trace.hpp"
@@ -64,6 +65,11 @@ struct TracedProgram {
   // own, and who writes C when no thread does.
   std::string quiet_warps = "";
   std::string c_writer = "";
+  // Optional, for the viewer's timeline (steps/pipeline_schedules.hpp, detail::add_pipelines): how a
+  // block moves its k-tiles through the shared-memory stages, for output of `out_bytes` bytes (the
+  // FP8 steps' epilogue depends on it); and, for the persistent steps, how the grid deals the tiles.
+  std::function<PipelineSpec(const TraceProblem&, const Dim3& block, int out_bytes)> pipeline = {};
+  std::function<PersistentPlan(const TraceProblem&)> persistent = {};
   // Optional, for the steps that stage tiles of A and B (the viewer's shared-memory panel, the host
   // tests): a stage of shared memory as the step lays it out, with the TMA boxes of k-tile `k_tile`
   // for the block's tile and the wgmma descriptors that read it (steps/shared_stages.hpp).
@@ -91,6 +97,86 @@ template <typename Config, std::size_t N, std::size_t M>
 void add_tunables(TracedProgram& program, const Tunable<Config> (&table)[N], const Config (&configs)[M]) {
   program.default_params = to_params(table, configs[0]);
   for (const Config& c : configs) program.configs.push_back(to_params(table, c));
+}
+// The pipelines the viewer's timeline draws, each from its step's own functions
+// (steps/pipeline_schedules.hpp): the kind of loop the kernel runs, and which of the persistent
+// steps' functions a step has.
+inline void add_pipelines(std::vector<TracedProgram>& list) {
+  auto set = [&](const std::string& step, auto pipeline) {
+    for (TracedProgram& program : list)
+      if (program.step == step) program.pipeline = pipeline;
+  };
+  auto set_plan = [&](const std::string& step, auto plan) {
+    for (TracedProgram& program : list)
+      if (program.step == step) program.persistent = plan;
+  };
+  using pipelines::cp_async;
+  constexpr PipelineKind kWaitAfter = PipelineKind::cp_async_wait_after_compute;
+  // Step 10's loop copies k-tiles past the last one too (zeros into stages no one reads: kernel.cuh),
+  // as step 11's does; steps 13 and 14 commit empty groups there instead.
+  set("10_cp_async_pipeline", [](const TraceProblem& p, const Dim3&, int) {
+    return cp_async<true>(kWaitAfter, p.shape, step10::config_from(p.params), true);
+  });
+  set("11_split_k_tail", [](const TraceProblem& p, const Dim3&, int) {  // a whole tile, as its trace
+    return cp_async<true>(kWaitAfter, p.shape, step11::config_from(p.params), true);
+  });
+  set("13_wmma_pipeline", [](const TraceProblem& p, const Dim3&, int) {
+    return cp_async<false>(PipelineKind::cp_async_wait_before_compute, p.shape, step13::config_from(p.params), false);
+  });
+  set("14_mma_ldmatrix", [](const TraceProblem& p, const Dim3&, int) {
+    return cp_async<true>(kWaitAfter, p.shape, step14::config_from(p.params), false);
+  });
+  set("15_tma_wgmma", [](const TraceProblem& p, const Dim3& block, int) {
+    const step15::TileCoord tile = step15::tile_of(block);
+    return pipelines::tma_one_warpgroup(p.shape, step15::config_from(p.params), BlockTile{-1, 0, tile.m, tile.n});
+  });
+  set("16_warp_specialized", [](const TraceProblem& p, const Dim3& block, int) {
+    const step16::TileCoord tile = step16::tile_of(block);
+    return pipelines::warp_specialized(p.shape, step16::config_from(p.params), BlockTile{-1, 0, tile.m, tile.n});
+  });
+  using pipelines::kCountedTime;
+  using pipelines::kNarrowTiles;
+  using pipelines::kPromotion;
+  using pipelines::kUnderNextTile;
+  using pipelines::persistent_pipeline;
+  using pipelines::persistent_plan;
+  set("17_persistent_clusters", [](const TraceProblem& p, const Dim3& block, int out_bytes) {
+    return persistent_pipeline<0>(p, step17::config_from(p.params), block.x, out_bytes, step17::kTraceSms);
+  });
+  set_plan("17_persistent_clusters", [](const TraceProblem& p) {
+    return persistent_plan<0>(p, step17::config_from(p.params), step17::kTraceSms);
+  });
+  constexpr int k18 = kNarrowTiles | kCountedTime, k19 = k18 | kPromotion, k20 = k19 | kUnderNextTile;
+  set("18_tma_store_epilogue", [](const TraceProblem& p, const Dim3& block, int out_bytes) {
+    return persistent_pipeline<k18>(p, step18::config_from(p.params), block.x, out_bytes, step18::kTraceSms);
+  });
+  set_plan("18_tma_store_epilogue", [](const TraceProblem& p) {
+    return persistent_plan<k18>(p, step18::config_from(p.params), step18::kTraceSms, step18::kNarrowUnitsPerWhole);
+  });
+  set("19_fp8", [](const TraceProblem& p, const Dim3& block, int out_bytes) {
+    return persistent_pipeline<k19>(p, step19::config_from(p.params), block.x, out_bytes, step19::kTraceSms);
+  });
+  set_plan("19_fp8", [](const TraceProblem& p) {
+    return persistent_plan<k19>(p, step19::config_from(p.params), step19::kTraceSms, step19::kNarrowUnitsPerWhole);
+  });
+  set("20_overlapped_epilogue", [](const TraceProblem& p, const Dim3& block, int out_bytes) {
+    return persistent_pipeline<k20>(p, step20::config_from(p.params), block.x, out_bytes, step20::kTraceSms);
+  });
+  set_plan("20_overlapped_epilogue", [](const TraceProblem& p) {
+    return persistent_plan<k20>(p, step20::config_from(p.params), step20::kTraceSms, step20::kNarrowUnitsPerWhole);
+  });
+  set("21_uniform_datapath", [](const TraceProblem& p, const Dim3& block, int out_bytes) {
+    return persistent_pipeline<k20>(p, step21::config_from(p.params), block.x, out_bytes, step21::kTraceSms);
+  });
+  set_plan("21_uniform_datapath", [](const TraceProblem& p) {
+    return persistent_plan<k20>(p, step21::config_from(p.params), step21::kTraceSms, step21::kNarrowUnitsPerWhole);
+  });
+  set("22_tile_width", [](const TraceProblem& p, const Dim3& block, int out_bytes) {
+    return persistent_pipeline<k20>(p, step22::config_from(p.params), block.x, out_bytes, step22::kTraceSms);
+  });
+  set_plan("22_tile_width", [](const TraceProblem& p) {
+    return persistent_plan<k20>(p, step22::config_from(p.params), step22::kTraceSms, step22::kNarrowUnitsPerWhole);
+  });
 }
 }  // namespace detail
 
@@ -244,6 +330,7 @@ inline std::vector<TracedProgram> traced_programs() {
   list.back().params_for_shape = [](const GemmShape& shape, Layout, int sms) {
     return step22::to_params(step22::config_for_shape(shape, sms));
   };
+  detail::add_pipelines(list);
   shared_stages::add_shared_stages(list);
   return list;
 }

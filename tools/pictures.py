@@ -115,6 +115,17 @@ PICTURES = [
     ("viewer-19-shared-wgmma.png", ["--panel", "shared", "--step", "19_fp8", "--layout", "nt", "--shape",
                                     "128x192x256", "--defaults", "--operand", "a", "--k-tile", "1",
                                     "--shared-item", "3"]),
+    # The timeline: one block's stages over its k-tiles (10: cp.async groups and waits; 16: the producer
+    # and the consumers on full and empty barriers), and the persistent grid's rounds (17: GROUP_M and
+    # clusters, with a short K so that the chart shows tiles end to end; 22: the width its rounds choose).
+    ("viewer-10-timeline.png", ["--panel", "timeline", "--step", "10_cp_async_pipeline", "--shape", "256x256x128",
+                                "--size", "1500x1000"]),
+    ("viewer-16-timeline.png", ["--panel", "timeline", "--step", "16_warp_specialized", "--shape", "256x512x640",
+                                "--size", "1500x1100"]),
+    ("viewer-17-timeline.png", ["--panel", "timeline", "--step", "17_persistent_clusters", "--shape", "4096x4096x512",
+                                "--sms", "132", "--size", "1500x2200"]),
+    ("viewer-22-timeline.png", ["--panel", "timeline", "--step", "22_tile_width", "--layout", "nt", "--shape",
+                                "4096x4096x4096", "--sms", "132", "--size", "1500x2400"]),
     # docs/viewer.md: the whole window, and the performance panel.
     ("viewer-all.png", ["--panel", "all", "--step", "09_warptiling", "--shape", "128x128x32", "--warp", "1",
                         "--iteration", "0", "--instruction", "11", "--theme", "light", "--font-scale", "1.5",
@@ -242,12 +253,27 @@ def sidecar(arguments, geometry_path):
     """What a viewer picture shows, without pixel positions or paths of this machine."""
     with open(geometry_path) as f:
         geometry = json.load(f)
-    shown = geometry.get("shown", {})
+    return {"viewer_arguments": arguments, "selection": geometry.get("selection", {}),
+            "shown": shown_of(geometry.get("shown", {}))}
+
+
+def shown_of(shown):
+    """What the panels showed (a geometry file's "shown"), without pixel positions or paths of this
+    machine (tools/web_check.py compares the browser's page by it too)."""
+    shown = json.loads(json.dumps(shown))
     if "results" in shown:
         shown["results"]["path"] = os.path.basename(shown["results"]["path"])
     if "bars" in shown:
         shown["bars"] = [{"label": bar["label"], "gflops": bar["gflops"]} for bar in shown["bars"]]
-    return {"viewer_arguments": arguments, "selection": geometry.get("selection", {}), "shown": shown}
+    if "timeline" in shown:  # what the timeline drew (row, kind, k-tile), not where
+        timeline = shown["timeline"]
+        timeline["bars"] = [[bar["row"], bar["kind"], bar["j"]] for bar in timeline.get("bars", [])]
+        timeline["rows"] = [row["name"] for row in timeline.get("rows", [])]
+        for key in ("t0", "t1"):
+            timeline.pop(key, None)
+        if "rounds" in timeline:
+            timeline["rounds"] = {key: timeline["rounds"][key] for key in ("blocks", "rounds", "rounds_shown")}
+    return shown
 
 
 def viewer_prefix():

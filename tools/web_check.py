@@ -67,10 +67,12 @@ CASES = [
     ("22, FP8 runs", ["--step", "22_tile_width", "--layout", "nt", "--shape", "128x176x128", "--beta", "0.5",
                       "--warp", "5", "--iteration", "0", "--instruction", "2", "--perf", "fp8"]),
     ("15's shared memory (docs: viewer-15-shared-tma)", pictures.live_arguments(picture("viewer-15-shared-tma.png"))),
+    ("16's timeline (docs: viewer-16-timeline)", pictures.live_arguments(picture("viewer-16-timeline.png"))),
 ]
 # The grids each case must draw with cells of 2 pixels or more; any other grid both drew is compared
 # where its cells are that large (at 128 x 256 in four columns the thread map's are one pixel).
-REQUIRED_GRIDS = {"15's shared memory (docs: viewer-15-shared-tma)": ("shared", "shared_source")}
+REQUIRED_GRIDS = {"15's shared memory (docs: viewer-15-shared-tma)": ("shared", "shared_source"),
+                  "16's timeline (docs: viewer-16-timeline)": ()}
 DEFAULT_GRIDS = ("thread_map", "operand")
 
 
@@ -310,10 +312,10 @@ def native(viewer, arguments, scratch, name, cwd=None, results=None):
     command = display_prefix() + [viewer, "--screenshot", png, "--size", f"{WIDTH}x{HEIGHT}"]
     for path in results:
         command += ["--results", path]
-    # The whole window, as the page draws it (--panel crops a screenshot), but where --panel shared
-    # opens the shared-memory panel: then its crop, and only the grids inside it are compared.
-    shared = "--panel" in arguments and arguments[arguments.index("--panel") + 1:][:1] == ["shared"]
-    whole = [] if shared else ["--panel", "all"]
+    # The whole window, as the page draws it (--panel crops a screenshot), but where --panel opens a
+    # panel (the shared memory, the timeline): then its crop, and only the grids inside it compared.
+    opens = "--panel" in arguments and arguments[arguments.index("--panel") + 1:][:1] in (["shared"], ["timeline"])
+    whole = [] if opens else ["--panel", "all"]
     done = subprocess.run(command + arguments + whole, capture_output=True, text=True, cwd=cwd)
     if done.returncode != 0:
         raise RuntimeError(f"native viewer exited {done.returncode}: {done.stdout}{done.stderr}".strip())
@@ -324,13 +326,12 @@ def native(viewer, arguments, scratch, name, cwd=None, results=None):
 
 
 def normalised_shown(shown):
-    """What a panel showed, without positions on screen or this machine's paths."""
-    shown = json.loads(json.dumps(shown))
-    if "results" in shown:
-        shown["results"]["path"] = os.path.basename(shown["results"]["path"])
+    """What the panels showed, without positions on screen or this machine's paths (as the docs'
+    pictures' sidecars hold it), and each bar's colour."""
+    normal = pictures.shown_of(shown)
     if "bars" in shown:
-        shown["bars"] = [{"label": bar["label"], "gflops": bar["gflops"], "colour": bar["colour"]} for bar in shown["bars"]]
-    return shown
+        normal["bar_colours"] = [[bar["label"], bar["colour"]] for bar in shown["bars"]]
+    return normal
 
 
 def grid(geometry, name):
@@ -528,9 +529,7 @@ def docs_picture(browser, base, screenshot, fail):
     query = pictures.query_from_arguments(DOCS_PICTURE_ARGUMENTS)
     browser.open(f"{base}?{query}")
     report = browser.report()
-    shown = normalised_shown(report["shown"])
-    if "bars" in shown:
-        shown["bars"] = [{"label": bar["label"], "gflops": bar["gflops"]} for bar in shown["bars"]]
+    shown = pictures.shown_of(report["shown"])
     sidecar = {"link": "?" + query, "selection": report["selection"], "shown": shown}
     committed = DOCS_PICTURE[:-4] + ".json"
     # The page that shows the picture links it to the selection it shows.

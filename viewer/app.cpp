@@ -163,10 +163,30 @@ void start(App& app, const Args& args, const char* argv0) {
   }
   app.docs = args.docs;
   app.solo_panel = args.panel;
+  app.show_timeline = args.panel == "timeline";
+  app.timeline.tile = args.tile;
+  app.timeline.out_bytes = args.out_bytes;
+  app.timeline.copy_latency = args.copy_latency;
 
   app.gpu_present = std::system("nvidia-smi -L > /dev/null 2>&1") == 0;
   app.bin_dir = std::filesystem::absolute(argv0).parent_path().string();
 }
+
+namespace {
+
+// The fewest digits that read back as the same float (0.3, not 0.300000012).
+std::string float_text(float value) {
+  std::string text;
+  for (int digits = 6; digits <= std::numeric_limits<float>::max_digits10; ++digits) {
+    std::ostringstream out;
+    out << std::setprecision(digits) << value;
+    text = out.str();
+    if (std::strtof(text.c_str(), nullptr) == value) break;
+  }
+  return text;
+}
+
+}  // namespace
 
 std::vector<std::string> selection_arguments(const App& app) {
   const TracedProgram& program = app.current();
@@ -178,16 +198,7 @@ std::vector<std::string> selection_arguments(const App& app) {
   if (!program.variant.empty()) add("--variant", program.variant);
   if (program.takes_shape) {
     add("--shape", shape_text(app.shape));
-    if (app.beta != 0) {  // the fewest digits that read back as the same float (0.3, not 0.300000012)
-      std::string beta;
-      for (int digits = 6; digits <= std::numeric_limits<float>::max_digits10; ++digits) {
-        std::ostringstream text;
-        text << std::setprecision(digits) << app.beta;
-        beta = text.str();
-        if (std::strtof(beta.c_str(), nullptr) == app.beta) break;
-      }
-      add("--beta", beta);
-    }
+    if (app.beta != 0) add("--beta", float_text(app.beta));
   }
   // The GPU a step plans its tile for, where it is not the first results file's (--sms).
   int results_sms = 0;
@@ -205,7 +216,12 @@ std::vector<std::string> selection_arguments(const App& app) {
   }
   if (app.colour_by != ColourBy::thread) add("--colour", to_string(app.colour_by));
   if (app.perf_group != RunGroup::fp32) add("--perf", app.perf_group == RunGroup::tensor ? "tensor" : "fp8");
-  if (app.show_shared) {  // the shared-memory panel (View menu): what it shows
+  if (app.show_timeline) {  // the timeline (View menu): what it shows
+    add("--panel", "timeline");
+    if (app.timeline.tile != 0) add("--tile", std::to_string(app.timeline.tile));
+    if (app.timeline.out_bytes == 4) add("--out", "f32");
+    if (app.timeline.copy_latency != float(kDefaultCopyLatency)) add("--copy-latency", float_text(app.timeline.copy_latency));
+  } else if (app.show_shared) {  // the shared-memory panel (View menu): what it shows
     add("--panel", "shared");
     if (app.shared.operand == Operand::B) add("--operand", "b");
     if (app.shared.k_tile != 0) add("--k-tile", std::to_string(app.shared.k_tile));

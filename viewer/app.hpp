@@ -18,6 +18,7 @@
 
 #include "args.hpp"
 #include "shared_model.hpp"
+#include "timeline_model.hpp"
 #include "viewer_model.hpp"
 
 namespace gemm::viewer {
@@ -101,6 +102,12 @@ struct App {
   std::string shared_key;
   Texture shared_texture, source_texture;
   float shared_line0 = 0;
+
+  // The timeline (timeline_panel.cpp), drawn across the window instead of the three panels.
+  bool show_timeline = false;
+  TimelineState timeline;
+  Texture rounds_texture, tiles_texture;  // its rounds grid and C's tiles, one texel per cell
+  std::string rounds_texture_key;
 
   TraceProblem problem() const;
   const TracedProgram& current() const { return programs[size_t(program)]; }

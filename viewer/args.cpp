@@ -30,12 +30,17 @@ const char* const kUsage =
     "                       checkout, and the build's results/ folder when a run wrote one)\n"
     "  --size WxH           window size in pixels (default 1600x900)\n"
     "  --screenshot FILE    render one frame, write FILE (PNG) and FILE.json (geometry), exit\n"
-    "  --panel thread|access|performance|shared|all   what --screenshot captures (default all; shared\n"
-    "                       also opens the shared-memory panel, which the View menu shows or hides)\n"
+    "  --panel thread|access|performance|shared|timeline|all   what --screenshot captures (default all;\n"
+    "                       shared also opens the shared-memory panel, which the View menu shows or hides;\n"
+    "                       timeline draws the pipeline's stages over k-tiles and a persistent grid's\n"
+    "                       rounds across the window, View menu too)\n"
     "  --operand a|b        the shared-memory panel's operand (default a); --k-tile KT (default 0): the\n"
     "                       stage it lands in; --shared-item J: the J-th entry of the panel's list (a\n"
     "                       warp's instruction, a TMA box, a wgmma k-step; default 0, the stage alone);\n"
     "                       --shared-colour k|mn: words coloured by the k or the m/n they hold (default k)\n"
+    "  --tile T             with the timeline: the block's T-th tile, for a persistent step (default 0)\n"
+    "  --out bf16|f16|f32   with the timeline: the FP8 steps' output, which decides their epilogue (default bf16)\n"
+    "  --copy-latency X     with the timeline: k-tiles' products a copy takes to land (default 1)\n"
     "  --frames N           with --screenshot: render N frames first and print their median frame time\n"
     "  --theme dark|light   colours (default dark); --font-scale F: text size (default 1; whole numbers are sharpest)\n"
     "  --docs               a picture for the docs: light theme, font scale 2, the --panel alone across a\n"
@@ -141,6 +146,16 @@ Args parse(int argc, char** argv) {
         usage_error("--font-scale must be a number from 0.5 to 4, got '" + value + "'");
     }
     else if (arg == "--frames") a.frames = to_int_from(value, "--frames", 0);
+    else if (arg == "--tile") a.tile = to_int_from(value, "--tile", 0);
+    else if (arg == "--out") {
+      if (value != "bf16" && value != "f16" && value != "f32") usage_error("--out must be bf16, f16 or f32");
+      a.out_bytes = value == "f32" ? 4 : 2;
+    } else if (arg == "--copy-latency") {
+      char* end = nullptr;
+      a.copy_latency = std::strtof(value.c_str(), &end);
+      if (value.empty() || *end != '\0' || !(a.copy_latency >= 0.25f && a.copy_latency <= 4.0f))
+        usage_error("--copy-latency must be a number from 0.25 to 4, got '" + value + "'");
+    }
     else if (arg == "--size") {
       const auto x = value.find('x');
       if (x == std::string::npos) usage_error("--size must be WxH, got '" + value + "'");
@@ -150,15 +165,17 @@ Args parse(int argc, char** argv) {
       a.size_given = true;
     } else usage_error("unknown option '" + arg + "'");
   }
-  if (a.panel != "thread" && a.panel != "access" && a.panel != "performance" && a.panel != "shared" && a.panel != "all")
-    usage_error("--panel must be thread, access, performance, shared or all");
+  if (a.panel != "thread" && a.panel != "access" && a.panel != "performance" && a.panel != "shared" &&
+      a.panel != "timeline" && a.panel != "all")
+    usage_error("--panel must be thread, access, performance, shared, timeline or all");
   if (a.operand != "a" && a.operand != "b") usage_error("--operand must be a or b");
   if (a.shared_colour != "k" && a.shared_colour != "mn") usage_error("--shared-colour must be k or mn");
   if (a.colour != "block" && a.colour != "warp" && a.colour != "thread") usage_error("--colour must be block, warp or thread");
   if (a.perf != "fp32" && a.perf != "tensor" && a.perf != "fp8") usage_error("--perf must be fp32, tensor or fp8");
   if (a.theme != "dark" && a.theme != "light") usage_error("--theme must be dark or light");
   if (a.docs) {
-    if (a.panel == "all") usage_error("--docs draws one panel: add --panel thread, access, performance or shared");
+    if (a.panel == "all")
+      usage_error("--docs draws one panel: add --panel thread, access, performance, shared or timeline");
     a.theme = "light";
     if (a.font_scale == 1.0f) a.font_scale = 2.0f;
     if (!a.size_given) a.width = 1500, a.height = 1800;

@@ -34,6 +34,10 @@ struct Args {
   bool docs = false, size_given = false;
   std::string theme = "dark";
   float font_scale = 1.0f;
+  // The timeline (--panel timeline): a persistent block's tile it starts at, the FP8 steps' output
+  // (bytes), how long a copy takes to land (in k-tiles' products).
+  int tile = 0, out_bytes = 2;
+  float copy_latency = 1.0f;
 };
 
 // Prints the message and exits with kExitUsage.

@@ -105,6 +105,7 @@ void menu(App& app, bool& open_popup) {
     }
     if (ImGui::BeginMenu("View")) {
       ImGui::MenuItem("Shared memory panel", nullptr, &app.show_shared);
+      ImGui::MenuItem("Timeline: pipeline stages and persistent rounds", nullptr, &app.show_timeline);
       ImGui::EndMenu();
     }
     ImGui::EndMenuBar();

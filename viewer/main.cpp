@@ -4,7 +4,8 @@
 // Everything drawn comes from viewer_model.hpp, which computes it from the steps' own traces, the
 // access model and results files. This file only wires the rooms together: the command line
 // (args.cpp) starts the App (app.cpp); each frame lays out the menu and top bar (controls.cpp) and
-// the panels (thread_map_panel.cpp, access_panel.cpp, performance_panel.cpp, shared_panel.cpp) in the theme
+// the panels (thread_map_panel.cpp, access_panel.cpp, performance_panel.cpp, shared_panel.cpp), or the
+// timeline across the window (timeline_panel.cpp; View menu, --panel timeline), in the theme
 // (theme.cpp). Headless mode (--screenshot) renders a few frames, writes a PNG and a geometry file
 // (screenshot.cpp: where each grid was drawn) and exits.
 //
@@ -48,7 +49,7 @@ void frame(App& app, int width, int height, bool& open_popup) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float gap = ImGui::GetStyle().ItemSpacing.x;
   const int columns = 3 + (app.show_shared ? 1 : 0);  // the shared-memory panel when shown
-  const float w = app.docs ? avail.x : (avail.x - float(columns - 1) * gap) / float(columns);
+  const float w = app.docs || app.show_timeline ? avail.x : (avail.x - float(columns - 1) * gap) / float(columns);
   auto panel = [&](const char* id, const char* name, auto body) {
     if (app.docs && app.solo_panel != name) return;
     ImGui::BeginChild(id, {w, avail.y}, true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
@@ -59,10 +60,14 @@ void frame(App& app, int width, int height, bool& open_popup) {
     ImGui::EndChild();
     if (!app.docs) ImGui::SameLine();
   };
-  panel("##thread", "thread", thread_map_panel);
-  panel("##access", "access", access_panel);
-  panel("##performance", "performance", performance_panel);
-  if (app.show_shared) panel("##shared", "shared", shared_panel);
+  if (app.show_timeline) {  // the timeline alone, across the window
+    panel("##timeline", "timeline", timeline_panel);
+  } else {
+    panel("##thread", "thread", thread_map_panel);
+    panel("##access", "access", access_panel);
+    panel("##performance", "performance", performance_panel);
+    if (app.show_shared) panel("##shared", "shared", shared_panel);
+  }
   ImGui::End();
   ++app.frames_drawn;
 }

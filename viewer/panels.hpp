@@ -24,6 +24,8 @@ void shared_panel(App& app, ImVec2 size);
 void bank_strip(const TraceInstruction& instruction);
 // A run started by the performance panel that has finished: its results file added to the list.
 void collect_run(App& app);
+// timeline_panel.cpp: one block's pipeline stages over its k-tiles; a persistent grid's rounds.
+void timeline_panel(App& app, ImVec2 size);
 // controls.cpp: the menu bar (opening a results file) and the top bar (step, shape, tunables).
 void menu(App& app, bool& open_popup);
 void controls(App& app);

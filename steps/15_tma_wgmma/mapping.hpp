@@ -120,6 +120,17 @@ struct TileCoord {
 };
 GEMM_HD TileCoord tile_of(const gemm::Dim3& block) { return {block.y, block.x}; }
 
+// --- The pipeline: which stage and which barrier phase a k-tile takes ----------------------------
+
+// The block's j-th k-tile lives in stage j % STAGES and completes phase j / STAGES of that stage's
+// full barrier: the kernel's running counters (++stage; at STAGES back to 0, and the phase flips).
+// A wait names the phase by its parity: 0, 1, 0, ...
+GEMM_HD constexpr int stage_of(int j, const Config& c) { return j % c.stages; }
+GEMM_HD constexpr int full_parity(int j, const Config& c) { return (j / c.stages) % 2; }
+// The prologue copies the first STAGES k-tiles; once k-tile kt's products are done and every warp
+// has passed the barrier, its stage takes k-tile k_tile_refilled_after(kt).
+GEMM_HD constexpr int k_tile_refilled_after(int kt, const Config& c) { return kt + c.stages; }
+
 // --- TMA boxes --------------------------------------------------------------------------------
 
 // An operand as the copy engine sees it: the stored matrix (inner = row length, outer = rows) cut

@@ -115,6 +115,21 @@ struct TileCoord {
 };
 GEMM_HD TileCoord tile_of(const gemm::Dim3& block) { return {block.y, block.x}; }
 
+// --- The pipeline: which stage and which barrier phase a k-tile takes ----------------------------
+
+// The block's j-th k-tile lives in stage j % STAGES and completes phase j / STAGES of that stage's
+// full barrier: the kernel's running counters (++stage; at STAGES back to 0, and the phase flips).
+// A wait names the phase by its parity: 0, 1, 0, ...
+GEMM_HD constexpr int stage_of(int j, const Config& c) { return j % c.stages; }
+GEMM_HD constexpr int full_parity(int j, const Config& c) { return (j / c.stages) % 2; }
+// The producer waits on the stage's empty barrier for the phase before (parity flipped): its first
+// pass over the stages finds them empty at once. A phase of an empty barrier completes with one
+// arrival per consumer warp.
+GEMM_HD constexpr int empty_parity(int j, const Config& c) { return full_parity(j, c) ^ 1; }
+GEMM_HD constexpr int empty_arrivals(const Config& c) {
+  return consumers(c) * (kWarpgroup / kWarpSize);
+}
+
 // --- TMA boxes --------------------------------------------------------------------------------
 
 // An operand as the copy engine sees it: the stored matrix (inner = row length, outer = rows) cut

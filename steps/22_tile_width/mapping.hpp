@@ -240,6 +240,31 @@ GEMM_HD TileCoord tile_at(int u, int rank, const GemmShape& s, const Config& c) 
   return {(first_row + in_group % group_rows) * c.cluster + rank, in_group / group_rows};
 }
 
+// --- The pipeline: which stage and which barrier phase a k-tile takes ----------------------------
+
+// The block's j-th k-tile lives in stage j % STAGES and completes phase j / STAGES of that stage's
+// full barrier: the kernel's running counters (++stage; at STAGES back to 0, and the phase flips).
+// A wait names the phase by its parity: 0, 1, 0, ...
+GEMM_HD constexpr int stage_of(int j, const Config& c) { return j % c.stages; }
+GEMM_HD constexpr int full_parity(int j, const Config& c) { return (j / c.stages) % 2; }
+// The producer waits on the stage's empty barrier for the phase before (parity flipped): its first
+// pass over the stages finds them empty at once. A phase of an empty barrier completes with one
+// arrival per consumer warp of every block of the cluster (each reads what every producer writes).
+GEMM_HD constexpr int empty_parity(int j, const Config& c) { return full_parity(j, c) ^ 1; }
+GEMM_HD constexpr int empty_arrivals(const Config& c) {
+  return consumers(c) * (kWarpgroup / kWarpSize) * c.cluster;
+}
+// The unit of work the block takes in round `round` of the persistent grid (the kernel's loop over
+// u: its cluster's units are cluster, cluster + clusters, ...; the stage and phase counters run on
+// from one tile to the next), and its rank in the cluster, which picks the unit's tile (tile_at).
+GEMM_HD constexpr int unit_of(int block, int round, int clusters, const Config& c) {
+  return block / c.cluster + round * clusters;
+}
+GEMM_HD constexpr int rank_of(int block, const Config& c) { return block % c.cluster; }  // clusters along x
+GEMM_HD constexpr bool promotion_ends(int kt, int k_tiles, const Config& c) {  // k-tile kt's sum is added in f32
+  return c.promote > 0 && ((kt + 1) % c.promote == 0 || kt == k_tiles - 1);
+}
+
 // --- TMA boxes --------------------------------------------------------------------------------
 
 // An operand as the copy engine sees it: the stored matrix (inner = row length, outer = rows) cut
@@ -407,6 +432,12 @@ GEMM_HD constexpr bool read_back_only(const Config& c, int out_bytes, bool copy_
 // Which of the two a problem launches.
 GEMM_HD bool launches_copy_engine_only_kernel(const Config& c, const GemmShape& s, float beta, int out_bytes) {
   return has_copy_engine_only_kernel(c, out_bytes) && tma_stores_c(s, beta, out_bytes);
+}
+// Whether a problem's tiles are stored under the next tile's first products: the kernel it launches
+// has the registers for it (epilogue_under_next_tile) and TMA stores C (tma_stores_c).
+GEMM_HD bool stores_under_next_tile(const Config& c, const GemmShape& s, float beta, int out_bytes) {
+  return epilogue_under_next_tile(c, out_bytes, launches_copy_engine_only_kernel(c, s, beta, out_bytes)) &&
+         tma_stores_c(s, beta, out_bytes);
 }
 
 // --- The k-loop's addresses in the uniform datapath (step 21) --------------------------------------

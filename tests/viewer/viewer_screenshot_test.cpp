@@ -4,7 +4,8 @@
 // warp-access grid has the touching lane's colour exactly where the trace says, and the untouched
 // colour elsewhere. The counts the access panel printed must be the access model's. The expected
 // values are computed here from the steps' traces directly, not through the viewer's model.
-// Also: malformed results files, and the frame time at a 256 x 256 grid.
+// Also: malformed results files, and the frame time at a 256 x 256 grid. The timeline's stages and
+// rounds against the steps' functions are at the end.
 #include <gtest/gtest.h>
 
 #include <stb_image.h>
@@ -14,15 +15,18 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
 #include <sys/wait.h>
 #include <string>
+#include <tuple>
 
 #include <nlohmann/json.hpp>
 
 #include "shared_model.hpp"
+#include "timeline_model.hpp"
 #include "traced_steps.hpp"
 #include "viewer_model.hpp"
 
@@ -525,4 +529,139 @@ TEST(ViewerScreenshots, SharedPanelStep22Fp8) {
   check_shared_case({"22_tile_width", "256x352x256", gemm::Layout::nt, gemm::Operand::B, 1,
                      gv::SharedItemKind::wgmma_read, 1});
   check_shared_case({"22_tile_width", "256x352x256", gemm::Layout::nt, gemm::Operand::A, 0, gv::SharedItemKind::tma_box, 0});
+}
+
+// The timeline (--panel timeline) against the steps' own functions: every bar drawn in a stage's row
+// (and the tensor cores' row) is one the model has in the window shown, in the row of the stage the
+// step's stage_of gives its k-tile, and has its kind's colour in the PNG; for a persistent step each
+// cell of the rounds grid has the colour of the tile the kernel's loop over units deals that block
+// in that round (the step's persistent_clusters and tile_at, called here).
+namespace {
+
+// A point the panel recorded (screen coordinates, as shown.timeline holds them), in the PNG: scaled
+// to the framebuffer and moved by the crop. -1, -1 outside the image.
+std::array<int, 2> in_image(const Shot& shot, double x, double y) {
+  const json& image = shot.geometry["image"];
+  const double scale = image["scale"];
+  const int px = int(x * scale - double(image["origin_x"])), py = int(y * scale - double(image["origin_y"]));
+  if (px < 0 || py < 0 || px >= shot.image.width || py >= shot.image.height) return {-1, -1};
+  return {px, py};
+}
+
+struct TimelineCase {
+  std::string step, shape, extra;
+  std::function<int(int j, const gemm::TraceProblem&)> stage_of;
+};
+
+void check_timeline(const TimelineCase& c) {
+  SCOPED_TRACE(c.step);
+  const auto programs = gemm::traced_programs();
+  const gemm::TracedProgram* program = nullptr;
+  for (const auto& p : programs)
+    if (p.step == c.step) program = &p;
+  ASSERT_NE(program, nullptr);
+  gemm::TraceProblem problem;
+  std::sscanf(c.shape.c_str(), "%dx%dx%d", &problem.shape.m, &problem.shape.n, &problem.shape.k);
+  problem.sms = kSms;
+  problem.layout = program->layouts.front();
+  problem = gv::with_defaults(*program, problem);
+  const Shot shot = run_viewer("timeline_" + c.step, "--panel timeline --step " + c.step + " --shape " + c.shape +
+                                                         " --sms " + std::to_string(kSms) + " --layout " +
+                                                         gemm::to_string(problem.layout) + " " + c.extra);
+  ASSERT_EQ(shot.exit_code, 0) << shot.output;
+  ASSERT_TRUE(shot.image.pixels);
+  const json& shown = shot.geometry["shown"]["timeline"];
+  ASSERT_TRUE(bool(shown["pipelined"]));
+  EXPECT_EQ(int(shown["hazards"]), 0);
+  const gv::TimelineView view = gv::timeline_view(*program, problem, 0, int(shown["out_bytes"]), double(shown["copy_latency"]));
+  EXPECT_EQ(int(shown["stages"]), problem.params.at("STAGES"));
+  const double t0 = shown["t0"], t1 = shown["t1"];
+  const int stages = int(shown["stages"]);
+  const int tensor_row = view.timeline.role_row("tensor cores");
+  // The model's bars in the window, by (row, kind, j), against those drawn.
+  std::multiset<std::tuple<int, std::string, int>> expected, drawn;
+  for (const gv::TimelineBar& bar : view.timeline.bars)
+    if (bar.to > t0 && bar.from < t1 && (bar.row < stages || bar.row == tensor_row))
+      expected.insert({bar.row, gv::to_string(bar.kind), bar.j});
+  int probed = 0;
+  for (const json& bar : shown["bars"]) {
+    const int row = bar["row"], j = bar["j"];
+    if (row >= stages && row != tensor_row) continue;  // the roles' rows carry the marks too
+    drawn.insert({row, std::string(bar["kind"]), j});
+    if (row < stages) {
+      ASSERT_EQ(row, c.stage_of(j, problem)) << "k-tile " << j << ": the step's stage";
+    }
+    const double x0 = bar["x0"], x1 = bar["x1"], y1 = bar["y1"];
+    const auto [px, py] = in_image(shot, (x0 + x1) / 2, y1 - 2);  // below the bar's label
+    if (x1 - x0 < 4 || px < 0) continue;
+    EXPECT_EQ(shot.image.at(px, py), rgb(gv::Rgba(std::uint32_t(bar["colour"]))))
+        << std::string(bar["kind"]) << " bar of k-tile " << j << " in row " << row;
+    ++probed;
+  }
+  EXPECT_EQ(drawn, expected) << "the bars drawn are the model's in the window shown";
+  EXPECT_GT(probed, 2 * stages);
+}
+
+}  // namespace
+
+TEST(ViewerScreenshots, TimelineStagesAreTheSteps) {
+  check_timeline({"10_cp_async_pipeline", "256x256x128", "", [](int j, const gemm::TraceProblem& p) {
+                    return step10::stage_of(j, step10::config_from(p.params));
+                  }});
+  check_timeline({"16_warp_specialized", "256x512x640", "", [](int j, const gemm::TraceProblem& p) {
+                    return step16::stage_of(j, step16::config_from(p.params));
+                  }});
+  check_timeline({"22_tile_width", "4096x4096x1024", "--out bf16", [](int j, const gemm::TraceProblem& p) {
+                    return step22::stage_of(j, step22::config_from(p.params));
+                  }});
+}
+
+TEST(ViewerScreenshots, TimelineRoundsAreTheKernelsLoopOverUnits) {
+  // Step 22 at 2048 x 2048 on 16 SMs (few blocks, so cells large enough to read back, several rounds),
+  // the tile it chooses there.
+  const gemm::GemmShape shape{2048, 2048, 1024};
+  constexpr int kFewSms = 16;
+  const step22::Config c = step22::config_for_shape(shape, kFewSms);
+  const Shot shot = run_viewer("timeline_rounds_22", "--panel timeline --step 22_tile_width --layout nt --shape 2048x2048x1024 "
+                                                     "--sms 16");
+  ASSERT_EQ(shot.exit_code, 0) << shot.output;
+  EXPECT_EQ(shot.geometry["selection"]["params"]["BN"], c.bn);
+  const json& g = shot.geometry["shown"]["timeline"]["rounds"];
+  const int clusters = step22::persistent_clusters(shape, c, kFewSms), units = step22::units(shape, c);
+  ASSERT_EQ(int(g["blocks"]), clusters * c.cluster);
+  ASSERT_EQ(int(g["rounds"]), (units + clusters - 1) / clusters);
+  const double x = g["x"], y = g["y"], w = g["cell_w"], h = g["cell_h"];
+  ASSERT_GE(h, 3.0) << "cells too small to read back";
+  ASSERT_GT(int(g["rounds"]), 2);
+  int checked = 0;
+  for (int block = 2; block < int(g["blocks"]); ++block)  // blocks 0 and 1 lie under the selected block's outline
+    for (int round = 0; round < int(g["rounds_shown"]); ++round) {
+      const int u = block / c.cluster + round * clusters;  // the kernel's loop: u = cluster; u += clusters
+      gv::RoundCell cell;
+      if (u < units) {
+        const step22::TileCoord t = step22::tile_at(u, block % c.cluster, shape, c);
+        cell.taken = true;
+        cell.tile.m = t.m, cell.tile.n = t.n;
+        cell.tile.outside = t.m >= step22::tiles_m(shape, c);
+        cell.tile.narrow = step22::narrow_tile(t.n, shape, c);
+      }
+      const auto [px, py] = in_image(shot, x + (round + 0.5) * w, y + (block + 0.5) * h);
+      ASSERT_GE(px, 0) << "block " << block << " round " << round << " is outside the picture";
+      EXPECT_EQ(shot.image.at(px, py), rgb(gv::round_cell_colour(cell))) << "block " << block << " round " << round;
+      ++checked;
+    }
+  EXPECT_GT(checked, 100);
+}
+
+TEST(ViewerScreenshots, TimelineArgumentsAreChecked) {
+  for (const char* args : {"--panel timeline --out f8", "--panel timeline --copy-latency 9", "--panel timeline --tile -1",
+                           "--panel timeline --copy-latency fast"}) {
+    const Shot shot = run_viewer("usage", std::string(args));
+    EXPECT_EQ(WEXITSTATUS(shot.exit_code), 2) << args << ": " << shot.output;
+    EXPECT_NE(shot.output.find("gemm_viewer:"), std::string::npos) << args;
+  }
+  // A step without a pipeline says so and names the ones that have one.
+  const Shot none = run_viewer("timeline_09", "--panel timeline --step 09_warptiling");
+  ASSERT_EQ(none.exit_code, 0) << none.output;
+  EXPECT_FALSE(bool(none.geometry["shown"]["timeline"]["pipelined"]));
 }
