@@ -420,8 +420,9 @@ def check_case(browser, base, viewer, scratch, case, arguments, fail):
     again = browser.report()
     if again["selection"] != web["selection"] or again["query"] != web["query"]:
         fail(case, f"its own link opened again: {again['selection']} (?{again['query']})")
-    drawn = ", ".join(f"{count} {name} cells" for name, count in cells.items())
-    print(f"  selection, {len(a)} things shown, {drawn}, {bars} bars: as natively; the link reopens it")
+    drawn = ", ".join(f"{count} {name} cells" for name, count in cells.items()) or "no grid"
+    print(f"  the selection, what {len(a)} parts of the panels showed, {drawn}, {bars} bars: as natively; "
+          "the link reopens it")
     return web
 
 
