@@ -5,20 +5,29 @@ plots of shipped results (tools/plot_fp8_accuracy.py, SVG). Each is computed fro
 code and the shipped results files; nothing is drawn by hand.
 
     tools/pictures.py [--build build]              regenerate them all
-    tools/pictures.py --check [--only diagrams|viewer]
+    tools/pictures.py --check [--only diagrams|viewer|links]
                                                    regenerate into a temporary folder and compare
                                                    with the committed ones (exit 1 when one is stale)
+    tools/pictures.py --links                      link every viewer picture in docs/*.md to the live
+                                                   view (--check --only links: exit 1 when one is
+                                                   missing or stale; needs no build)
 
 Next to each viewer picture NAME.png lies NAME.json: the command, the selection and what the panel
 showed (its counts and labels). Software OpenGL may draw a pixel differently from one machine to
 another, so --check compares those sidecars, not the pixels; the SVG diagrams and plots are compared
 byte for byte (--only diagrams takes both; they need no display). A step that is not traced in this checkout (not in steps/traced_steps.hpp) is skipped with a
 message, its committed picture left as it is.
+
+Each viewer picture on a page links to the same selection in the viewer in a browser
+(`[![...](images/NAME.png)](../build-web/index.html?QUERY)`, tools/web builds the page): the query is
+made here from the picture's arguments, as viewer/link.hpp makes the page's own, and --links writes
+it into the pages, so that the link cannot drift from the picture.
 """
 import argparse
 import filecmp
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -154,6 +163,106 @@ PICTURES = [
 ]
 
 
+# ---- The live view: a link's query is the viewer's command line (viewer/link.hpp) ---------------
+# From a page in docs/ to the page tools/web builds (docs/viewer.md, "In a browser").
+LIVE_PAGE = "../build-web/index.html"
+# What shapes a picture but not the selection (its window, theme and font), left out of its link.
+PICTURE_ONLY = {"--size", "--theme", "--font-scale"}
+_PLAIN = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.~,=:")
+
+
+def _encode(text):
+    return "".join(c if c in _PLAIN else "".join(f"%{b:02X}" for b in c.encode()) for c in text)
+
+
+def query_from_arguments(arguments):
+    """["--step", "05_smem_tiling", "--defaults"] -> "step=05_smem_tiling&defaults" (link.hpp's rule)."""
+    parts, i = [], 0
+    while i < len(arguments):
+        key = arguments[i][2:] if arguments[i].startswith("--") else arguments[i]
+        if i + 1 < len(arguments) and not arguments[i + 1].startswith("--"):
+            parts.append(_encode(key) + "=" + _encode(arguments[i + 1]))
+            i += 2
+        else:
+            parts.append(_encode(key))
+            i += 1
+    return "&".join(parts)
+
+
+def arguments_from_query(query):
+    """The reverse (a leading '?' allowed; a value keeps every '=' after the first)."""
+    from urllib.parse import unquote_plus
+    arguments = []
+    for part in query.lstrip("?").split("&"):
+        if part:
+            key, eq, value = part.partition("=")
+            arguments.append("--" + unquote_plus(key))
+            if eq:
+                arguments.append(unquote_plus(value))
+    return arguments
+
+
+def live_arguments(arguments):
+    """A picture's arguments without what only shapes the picture."""
+    out, i = [], 0
+    while i < len(arguments):
+        if arguments[i] in PICTURE_ONLY:
+            i += 2
+            continue
+        out.append(arguments[i])
+        i += 1
+    return out
+
+
+def live_link(arguments):
+    return LIVE_PAGE + "?" + query_from_arguments(live_arguments(arguments))
+
+
+_LINKED = re.compile(r"\[(!\[[^\]]*\]\(images/([\w.\-]+\.png)\))\]\(" + re.escape(LIVE_PAGE) + r"\?[^)\s]*\)")
+_IMAGE = re.compile(r"!\[[^\]]*\]\(images/([\w.\-]+\.png)\)")
+
+
+def linked_page(text):
+    """A page's text with every viewer picture of PICTURES linked to its live view (and nothing else)."""
+    links = {name: live_link(arguments) for name, arguments in PICTURES}
+    # Unlinked first, so that a link is rewritten rather than nested (a picture not of PICTURES, such
+    # as tools/web's own, keeps the link its page gives it).
+    text = _LINKED.sub(lambda m: m.group(1) if m.group(2) in links else m.group(0), text)
+    return _IMAGE.sub(lambda m: f"[{m.group(0)}]({links[m.group(1)]})" if m.group(1) in links else m.group(0), text)
+
+
+def doc_pages():
+    docs = os.path.join(ROOT, "docs")
+    return sorted(os.path.join(docs, name) for name in os.listdir(docs) if name.endswith(".md"))
+
+
+def write_links():
+    for page in doc_pages():
+        with open(page, encoding="utf-8") as f:
+            text = f.read()
+        linked = linked_page(text)
+        if linked != text:
+            with open(page, "w", encoding="utf-8") as f:
+                f.write(linked)
+            print(f"linked the viewer pictures of {os.path.relpath(page, ROOT)} to the live view")
+    return 0
+
+
+def check_links():
+    stale = []
+    for page in doc_pages():
+        with open(page, encoding="utf-8") as f:
+            text = f.read()
+        if linked_page(text) != text:
+            stale.append(os.path.relpath(page, ROOT))
+    if stale:
+        print("pictures: viewer pictures without their live view's link, or with a stale one, in: " + ", ".join(stale) +
+              "\n  link them with: tools/pictures.py --links", file=sys.stderr)
+        return 1
+    print("pictures: every viewer picture links to its live view")
+    return 0
+
+
 def step_of(arguments):
     return arguments[arguments.index("--step") + 1] if "--step" in arguments else None
 
@@ -171,7 +280,14 @@ def sidecar(arguments, geometry_path):
     """What a viewer picture shows, without pixel positions or paths of this machine."""
     with open(geometry_path) as f:
         geometry = json.load(f)
-    shown = geometry.get("shown", {})
+    return {"viewer_arguments": arguments, "selection": geometry.get("selection", {}),
+            "shown": shown_of(geometry.get("shown", {}))}
+
+
+def shown_of(shown):
+    """What the panels showed (a geometry file's "shown"), without pixel positions or paths of this
+    machine (tools/web_check.py compares the browser's page by it too)."""
+    shown = json.loads(json.dumps(shown))
     if "results" in shown:
         shown["results"]["path"] = os.path.basename(shown["results"]["path"])
     if "bars" in shown:
@@ -185,7 +301,7 @@ def sidecar(arguments, geometry_path):
             timeline.pop(key, None)
         if "rounds" in timeline:
             timeline["rounds"] = {key: timeline["rounds"][key] for key in ("blocks", "rounds", "rounds_shown")}
-    return {"viewer_arguments": arguments, "selection": geometry.get("selection", {}), "shown": shown}
+    return shown
 
 
 def viewer_prefix():
@@ -251,6 +367,8 @@ def draw_diagrams(build, out_dir):
 
 
 def check(build, only):
+    if only == "links":
+        return check_links()
     stale = []
     with tempfile.TemporaryDirectory() as fresh:
         if only in (None, "diagrams"):
@@ -289,9 +407,13 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--check", action="store_true", help="compare with the committed pictures instead of writing")
-    parser.add_argument("--only", choices=["diagrams", "viewer"], help="only the diagrams or only the viewer's pictures")
+    parser.add_argument("--only", choices=["diagrams", "viewer", "links"],
+                        help="only the diagrams, the viewer's pictures, or (with --check) their links to the live view")
+    parser.add_argument("--links", action="store_true", help="link the viewer pictures in docs/*.md to the live view")
     args = parser.parse_args()
     build = os.path.abspath(args.build)
+    if args.links:
+        return write_links()
     if args.check:
         return check(build, args.only)
     os.makedirs(IMAGES, exist_ok=True)

@@ -15,6 +15,7 @@ import check_model_ncu  # noqa: E402
 import clock_watch  # noqa: E402
 import ladder  # noqa: E402
 import lesson  # noqa: E402
+import pictures  # noqa: E402
 import plot_fp8_accuracy  # noqa: E402
 import render_docs  # noqa: E402
 import results_lib  # noqa: E402
@@ -800,6 +801,47 @@ class DocLinksTest(unittest.TestCase):
         self.assertIn("no heading with the id 'nowhere'", problems[0])
         self.assertIn("missing.png", problems[1])
         self.assertIn("steps/99_none/mapping.hpp", problems[2])
+
+
+    def test_a_live_view_link_is_checked_by_its_picture(self):
+        with tempfile.TemporaryDirectory() as docs:
+            os.makedirs(os.path.join(docs, "images"))
+            open(os.path.join(docs, "images", "shown.png"), "w").close()
+            page = os.path.join(docs, "page.md")
+            with open(page, "w", encoding="utf-8") as handle:
+                handle.write("[![a picture](images/shown.png)](../build-web/index.html?step=01_naive&warp=1)\n"
+                             "[![gone](images/gone.png)](../build-web/index.html?step=01_naive)\n")
+            problems = check_doc_links.check_page(page, set())
+        self.assertEqual(len(problems), 1, problems)  # the picture inside is checked, the build's page is not
+        self.assertIn("gone.png", problems[0])
+
+
+class LiveLinkTest(unittest.TestCase):
+    """tools/pictures.py's links to the viewer in a browser follow viewer/link.hpp's rule."""
+
+    ARGUMENTS = ["--step", "14_mma_ldmatrix", "--shape", "128x128x64", "--param", "BM=64", "--defaults", "--warp", "1",
+                 "--beta", "-0.5", "--results", "my results/a&b.json"]
+    # The same string tests/viewer/test_viewer_model.cpp (ViewerLink) expects of link.hpp.
+    QUERY = "step=14_mma_ldmatrix&shape=128x128x64&param=BM=64&defaults&warp=1&beta=-0.5&results=my%20results%2Fa%26b.json"
+
+    def test_the_query_is_the_command_line(self):
+        self.assertEqual(pictures.query_from_arguments(self.ARGUMENTS), self.QUERY)
+        self.assertEqual(pictures.arguments_from_query("?" + self.QUERY), self.ARGUMENTS)
+
+    def test_a_picture_links_to_its_selection_without_its_window(self):
+        arguments = ["--panel", "thread", "--step", "01_naive", "--colour", "warp", "--size", "1100x1300",
+                     "--theme", "light", "--font-scale", "1.5"]
+        self.assertEqual(pictures.live_link(arguments), "../build-web/index.html?panel=thread&step=01_naive&colour=warp")
+
+    def test_pages_are_linked_once_and_relinked(self):
+        name, arguments = pictures.PICTURES[0]
+        link = pictures.live_link(arguments)
+        bare = f"text ![alt]({'images/' + name}) and ![other](images/not-a-viewer-picture.png)\n"
+        linked = pictures.linked_page(bare)
+        self.assertEqual(linked, f"text [![alt](images/{name})]({link}) and ![other](images/not-a-viewer-picture.png)\n")
+        self.assertEqual(pictures.linked_page(linked), linked)
+        stale = linked.replace(link, "../build-web/index.html?step=old")
+        self.assertEqual(pictures.linked_page(stale), linked)
 
 
 if __name__ == "__main__":

@@ -52,7 +52,7 @@ void launch_counts(App& app, const TracedProgram& program, const TraceProblem& p
     app.totals_key = k.str();
     app.totals.reset();
     const TracedProgram* p = &program;
-    app.totals_future = std::async(std::launch::async, [p, problem] { return launch_totals(*p, problem); });
+    app.totals_future = in_background([p, problem] { return launch_totals(*p, problem); });
   }
   if (!app.totals && app.totals_future.valid() &&
       app.totals_future.wait_for(std::chrono::seconds(0)) == std::future_status::ready)

@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <iomanip>
+#include <limits>
+#include <sstream>
 
 namespace gemm::viewer {
 
@@ -177,6 +180,67 @@ void start(App& app, const Args& args, const char* argv0) {
 
   app.gpu_present = std::system("nvidia-smi -L > /dev/null 2>&1") == 0;
   app.bin_dir = std::filesystem::absolute(argv0).parent_path().string();
+}
+
+namespace {
+
+// The fewest digits that read back as the same float (0.3, not 0.300000012).
+std::string float_text(float value) {
+  std::string text;
+  for (int digits = 6; digits <= std::numeric_limits<float>::max_digits10; ++digits) {
+    std::ostringstream out;
+    out << std::setprecision(digits) << value;
+    text = out.str();
+    if (std::strtof(text.c_str(), nullptr) == value) break;
+  }
+  return text;
+}
+
+}  // namespace
+
+std::vector<std::string> selection_arguments(const App& app) {
+  const TracedProgram& program = app.current();
+  std::vector<std::string> a = {"--step", program.step};
+  auto add = [&a](const std::string& option, const std::string& value) {
+    a.push_back(option);
+    a.push_back(value);
+  };
+  if (!program.variant.empty()) add("--variant", program.variant);
+  if (program.takes_shape) {
+    add("--shape", shape_text(app.shape));
+    if (app.beta != 0) add("--beta", float_text(app.beta));
+  }
+  // The GPU a step plans its tile for, where it is not the first results file's (--sms).
+  int results_sms = 0;
+  for (const ResultsFile& file : app.results)
+    if (results_sms == 0 && file.ok()) results_sms = file.sms;
+  if (app.sms > 0 && app.sms != results_sms) add("--sms", std::to_string(app.sms));
+  if (program.tensor_core) add("--layout", to_string(app.layout));
+  for (const auto& [key, value] : app.params) add("--param", key + "=" + std::to_string(value));
+  if (app.block.x != 0 || app.block.y != 0) add("--block", std::to_string(app.block.x) + "," + std::to_string(app.block.y));
+  add("--warp", std::to_string(app.warp));
+  if (!app.trace.iterations.empty()) {
+    const size_t at = std::min(size_t(std::max(app.iteration_index, 0)), app.trace.iterations.size() - 1);
+    add("--iteration", std::to_string(app.trace.iterations[at]));
+    add("--instruction", std::to_string(app.instruction_index));
+  }
+  if (app.colour_by != ColourBy::thread) add("--colour", to_string(app.colour_by));
+  if (app.perf_group != RunGroup::fp32) add("--perf", app.perf_group == RunGroup::tensor ? "tensor" : "fp8");
+  if (app.show_timeline) {  // the timeline (View menu): what it shows
+    add("--panel", "timeline");
+    if (app.timeline.tile != 0) add("--tile", std::to_string(app.timeline.tile));
+    if (app.timeline.out_bytes == 4) add("--out", "f32");
+    if (app.timeline.copy_latency != float(kDefaultCopyLatency)) add("--copy-latency", float_text(app.timeline.copy_latency));
+  } else if (app.show_shared) {  // the shared-memory panel (View menu): what it shows
+    add("--panel", "shared");
+    if (app.shared.operand == Operand::B) add("--operand", "b");
+    if (app.shared.k_tile != 0) add("--k-tile", std::to_string(app.shared.k_tile));
+    if (app.shared.item != 0) add("--shared-item", std::to_string(app.shared.item));
+    if (app.shared.colour != SharedColour::k) add("--shared-colour", to_string(app.shared.colour));
+  } else if (!app.solo_panel.empty() && app.solo_panel != "all") {
+    add("--panel", app.solo_panel);
+  }
+  return a;
 }
 
 }  // namespace gemm::viewer

@@ -131,4 +131,21 @@ struct App {
 // (a usage_error names what is wrong). argv0 locates the build's results and the step programs.
 void start(App& app, const Args& args, const char* argv0);
 
+// The selection on screen as command-line options (--step ... --warp W --instruction J), which
+// start() turns back into the same selection: the browser page's link (link.hpp, tools/web).
+std::vector<std::string> selection_arguments(const App& app);
+
+// Work a panel starts and collects in a later frame (a launch's totals): on a thread of its own;
+// in the browser, which has no threads in this build, done at once (its future is ready).
+template <class Work>
+auto in_background(Work work) -> std::future<decltype(work())> {
+#ifdef __EMSCRIPTEN__
+  std::promise<decltype(work())> done;
+  done.set_value(work());
+  return done.get_future();
+#else
+  return std::async(std::launch::async, std::move(work));
+#endif
+}
+
 }  // namespace gemm::viewer

@@ -74,8 +74,14 @@ int to_int_from(const std::string& text, const std::string& what, int least) {
 }  // namespace
 
 [[noreturn]] void usage_error(const std::string& message) {
+#ifdef __EMSCRIPTEN__
+  // The browser's page has no exit: it says what is wrong with its link and starts on the defaults
+  // (web/web_main.cpp).
+  throw UsageError(message);
+#else
   std::fprintf(stderr, "gemm_viewer: %s (see --help)\n", message.c_str());
   std::exit(kExitUsage);
+#endif
 }
 
 Args parse(int argc, char** argv) {

@@ -28,12 +28,10 @@
 #include "screenshot.hpp"
 #include "theme.hpp"
 
-namespace {
-
-using namespace gemm::viewer;
+namespace gemm::viewer {
 
 // One frame: the menu and top bar (not in a docs picture), then the panels side by side (--docs:
-// the one asked for, across the window).
+// the one asked for, across the window). The browser's page draws the same (web/web_main.cpp).
 void frame(App& app, int width, int height, bool& open_popup) {
   app.grids.clear();
   app.panels.clear();
@@ -74,7 +72,10 @@ void frame(App& app, int width, int height, bool& open_popup) {
   ++app.frames_drawn;
 }
 
-}  // namespace
+}  // namespace gemm::viewer
+
+#ifndef __EMSCRIPTEN__  // the browser's main() is web/web_main.cpp (tools/web)
+using namespace gemm::viewer;
 
 int main(int argc, char** argv) {
   const Args args = parse(argc, argv);
@@ -165,3 +166,4 @@ int main(int argc, char** argv) {
   glfwTerminate();
   return exit_code;
 }
+#endif

@@ -29,6 +29,11 @@ void timeline_panel(App& app, ImVec2 size);
 // controls.cpp: the menu bar (opening a results file) and the top bar (step, shape, tunables).
 void menu(App& app, bool& open_popup);
 void controls(App& app);
+// A results file opened by the user: added to the list and shown, or its one-line error said
+// (controls.cpp; the browser's page calls it for a file chosen or dropped there).
+void open_results(App& app, const std::string& path);
+// One frame: the menu and top bar, then the panels (main.cpp; the browser's page draws the same).
+void frame(App& app, int width, int height, bool& open_popup);
 // A combo box of names (controls.cpp); true when one was picked (`selected` holds it).
 bool pick(const char* label, const std::vector<std::string>& names, int& selected);
 

@@ -14,6 +14,7 @@
 #include "../../steps/09_warptiling/mapping.hpp"
 #include "../../steps/10_cp_async_pipeline/mapping.hpp"
 #include "../../steps/11_split_k_tail/mapping.hpp"
+#include "link.hpp"
 #include "viewer_model.hpp"
 
 namespace gv = gemm::viewer;
@@ -788,4 +789,20 @@ TEST(ViewerModel, PerformanceFollowsTheSelectedStep) {
   }
   const gv::PerformanceView none = gv::performance_view(shipped, gv::RunGroup::fp32, -1);  // no step named
   EXPECT_EQ(std::count_if(none.bars.begin(), none.bars.end(), [](const gv::RunPoint& bar) { return bar.highlighted; }), 0);
+// The browser page's link (viewer/link.hpp; tools/web): its query is the command line, which
+// args.cpp parses for both. tools/test_tools.py holds tools/pictures.py's links to the same string.
+TEST(ViewerLink, TheQueryIsTheCommandLine) {
+  const std::vector<std::string> arguments = {"--step", "14_mma_ldmatrix", "--shape", "128x128x64", "--param", "BM=64",
+                                              "--defaults", "--warp", "1", "--beta", "-0.5", "--results",
+                                              "my results/a&b.json"};
+  const std::string query = gv::query_from_arguments(arguments);
+  EXPECT_EQ(query,
+            "step=14_mma_ldmatrix&shape=128x128x64&param=BM=64&defaults&warp=1&beta=-0.5&results=my%20results%2Fa%26b.json");
+  EXPECT_EQ(gv::arguments_from_query("?" + query), arguments);
+  EXPECT_EQ(gv::arguments_from_query(query), arguments);
+  // As a form writes a space ('+'); an empty part skipped; a malformed %-sequence kept as written.
+  EXPECT_EQ(gv::arguments_from_query("step=a+b&&x=%zz&y=%4"),
+            (std::vector<std::string>{"--step", "a b", "--x", "%zz", "--y", "%4"}));
+  EXPECT_TRUE(gv::arguments_from_query("").empty());
+  EXPECT_TRUE(gv::arguments_from_query("?").empty());
 }
