@@ -31,6 +31,7 @@
 #include "cuda_check.cuh"
 #include "dispatch.hpp"
 #include "gpu.cuh"
+#include "hopper.cuh"
 #include "mapping.hpp"
 #include "output_types.cuh"
 #include "run_tc_step.cuh"
@@ -58,106 +59,6 @@ GEMM_HD constexpr int consumer_registers(const Config& c) {
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 
-__device__ __forceinline__ std::uint32_t shared_address(const void* pointer) {
-  return static_cast<std::uint32_t>(__cvta_generic_to_shared(pointer));
-}
-
-// --- mbarriers ----------------------------------------------------------------------------------
-__device__ __forceinline__ void barrier_init(std::uint32_t barrier, int arrivals) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(barrier), "r"(arrivals));
-}
-// Waits until the phase of the barrier with this parity has completed.
-__device__ __forceinline__ void barrier_wait(std::uint32_t barrier, std::uint32_t parity) {
-  std::uint32_t done = 0;
-  while (!done)
-    asm volatile(
-        "{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
-        : "=r"(done)
-        : "r"(barrier), "r"(parity)
-        : "memory");
-}
-// The producer's arrival: it also announces how many bytes the copies will bring.
-__device__ __forceinline__ void barrier_arrive_expect_bytes(std::uint32_t barrier, int bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(barrier), "r"(bytes) : "memory");
-}
-__device__ __forceinline__ void barrier_arrive(std::uint32_t barrier) {
-  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(barrier) : "memory");
-}
-
-// --- Clusters -----------------------------------------------------------------------------------
-__device__ __forceinline__ std::uint32_t cluster_rank() {
-  std::uint32_t rank;
-  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(rank));
-  return rank;
-}
-// Every thread of every block of the cluster: what each did before is visible to all after.
-__device__ __forceinline__ void cluster_sync() {
-  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");
-}
-// An arrival on the barrier at the same place in the shared memory of block `rank` of the cluster.
-__device__ __forceinline__ void barrier_arrive_in(std::uint32_t barrier, std::uint32_t rank) {
-  std::uint32_t remote;
-  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(remote) : "r"(barrier), "r"(rank));
-  asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];\n" ::"r"(remote) : "memory");
-}
-
-// --- TMA: one box of a tensor map into shared memory, completing on a barrier ------------------
-__device__ __forceinline__ void tma_load(std::uint32_t destination, const CUtensorMap* map, BoxCoord at,
-                                         std::uint32_t barrier) {
-  asm volatile(
-      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n" ::"r"(
-          destination),
-      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(at.inner), "r"(at.outer), "r"(barrier)
-      : "memory");
-}
-
-// The same box into the same place of the shared memory of every block in `blocks` (a bit per rank
-// in the cluster), completing on each one's barrier at `barrier`'s place.
-__device__ __forceinline__ void tma_load_multicast(std::uint32_t destination, const CUtensorMap* map, BoxCoord at,
-                                                   std::uint32_t barrier, std::uint16_t blocks) {
-  asm volatile(
-      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1, {%2, "
-      "%3}], [%4], %5;\n" ::"r"(destination),
-      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(at.inner), "r"(at.outer), "r"(barrier), "h"(blocks)
-      : "memory");
-}
-
-// --- TMA stores: a box of shared memory to global, tracked in bulk groups by the issuing thread --
-// An L2 policy under which the lines a store writes are the first to go when L2 needs room: C is
-// written once and not read again here, while the tiles of A and B are read by many blocks.
-__device__ __forceinline__ std::uint64_t evict_first_policy() {
-  std::uint64_t policy;
-  asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;\n" : "=l"(policy));
-  return policy;
-}
-__device__ __forceinline__ void tma_store(const CUtensorMap* map, std::uint32_t source, BoxCoord at, std::uint64_t policy) {
-  asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group.L2::cache_hint [%0, {%2, %3}], [%1], %4;\n" ::"l"(
-                   reinterpret_cast<std::uint64_t>(map)),
-               "r"(source), "r"(at.inner), "r"(at.outer), "l"(policy)
-               : "memory");
-}
-__device__ __forceinline__ void tma_store_commit() { asm volatile("cp.async.bulk.commit_group;\n" ::: "memory"); }
-// Until the copy engine has read every committed store's shared memory (it may still be writing).
-__device__ __forceinline__ void tma_store_wait_read() { asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory"); }
-__device__ __forceinline__ void tma_store_wait_all() { asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory"); }
-// Ordinary shared-memory writes become visible to the copy engine (the "async proxy").
-__device__ __forceinline__ void fence_for_copy_engine() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
-
-// --- wgmma bookkeeping --------------------------------------------------------------------------
-__device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
-__device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
-template <int kPending>
-__device__ __forceinline__ void wgmma_wait() {
-  asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(kPending) : "memory");
-}
-// Keeps the compiler from moving reads or writes of the accumulators across the asynchronous
-// wgmma that owns them between issue and wait.
-template <int kCount>
-__device__ __forceinline__ void pin(float (&registers)[kCount]) {
-#pragma unroll
-  for (int i = 0; i < kCount; ++i) asm volatile("" : "+f"(registers[i])::"memory");
-}
-
 // --- Output -------------------------------------------------------------------------------------
 using gemm::float_to_out;
 using gemm::out_to_float;
@@ -174,7 +75,7 @@ __device__ __forceinline__ void static_for(F&& f) {
 
 // The named barrier of one consumer warpgroup (barrier 0 is __syncthreads).
 __device__ __forceinline__ void consumer_sync(int consumer) {
-  asm volatile("bar.sync %0, %1;\n" ::"r"(1 + consumer), "n"(kWarpgroup) : "memory");
+  gemm::named_barrier_sync<kWarpgroup>(1 + consumer);
 }
 
 // Four neighbouring elements of a row of C (col .. col + 3) from the staging buffer (alpha
@@ -227,7 +128,7 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
   // Stages aligned to the swizzle's 1024-byte period, then the consumers' staging buffers, then
   // the barriers.
   extern __shared__ __align__(16) unsigned char shared[];
-  const std::uint32_t stage0 = (shared_address(shared) + kSwizzleAtomBytes - 1) & ~std::uint32_t(kSwizzleAtomBytes - 1);
+  const std::uint32_t stage0 = (gemm::shared_address(shared) + kSwizzleAtomBytes - 1) & ~std::uint32_t(kSwizzleAtomBytes - 1);
   const std::uint32_t full0 = stage0 + cfg.stages * kStageBytes + consumers(cfg) * kStagingBytes;
   const std::uint32_t empty0 = full0 + cfg.stages * kBarrierBytes;
   auto full = [&](int stage) { return full0 + std::uint32_t(stage * kBarrierBytes); };
@@ -237,27 +138,27 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
   const int warpgroup = int(threadIdx.x) / kWarpgroup;
   const int unit_count = units(shape, cfg), k_tile_count = k_tiles(shape, cfg);
   // In a cluster, block `rank` takes tile row unit_row * CLUSTER + rank of each unit (tile_at).
-  const int rank = cfg.cluster > 1 ? int(cluster_rank()) : 0;
+  const int rank = cfg.cluster > 1 ? int(gemm::cluster_rank()) : 0;
   const int cluster = int(blockIdx.x) / cfg.cluster, clusters = int(gridDim.x) / cfg.cluster;
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < cfg.stages; ++s) {
-      barrier_init(full(s), 1);  // the producer's arrival (+ the copies' bytes, its own and the others')
+      gemm::barrier_init(full(s), 1);  // the producer's arrival (+ the copies' bytes, its own and the others')
       // One arrival per consumer warp of every block of the cluster: all of them read what this
       // block's producer writes into the stage.
-      barrier_init(empty(s), kConsumerWarps * cfg.cluster);
+      gemm::barrier_init(empty(s), kConsumerWarps * cfg.cluster);
     }
-    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");  // visible to the copy engine
+    gemm::fence_barrier_init();  // visible to the copy engine
   }
   // The other blocks of the cluster arrive on these barriers and copy into this shared memory:
   // nothing may reach it before it is initialised.
-  if constexpr (cfg.cluster > 1) cluster_sync();
+  if constexpr (cfg.cluster > 1) gemm::cluster_sync();
   else __syncthreads();
 
   if (warpgroup == 0) {
     // Producer. Its first pass over the stages finds them empty: waiting on the parity before the
     // barrier's first phase returns at once.
-    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kProducerRegisters));
+    gemm::setmaxnreg_dec<kProducerRegisters>();
     if (threadIdx.x == 0) {
       int stage = 0;
       std::uint32_t phase = 0;
@@ -266,18 +167,18 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
         const int b_boxes = b_boxes_copied(b_op, narrow_tile(tile.n, shape, cfg));
         for (int kt = 0; kt < k_tile_count; ++kt) {
           // Free in every block of the cluster (each one's consumers arrive here too).
-          barrier_wait(empty(stage), phase ^ 1);
+          gemm::barrier_wait(empty(stage), phase ^ 1);
           // The whole stage lands here, this block's copies and the others' share of B (of a narrow
           // tile's B, the first box only); out-of-matrix parts count too (zeros).
-          barrier_arrive_expect_bytes(full(stage), a_tile_bytes(cfg) + b_boxes * box_bytes(b_op));
+          gemm::barrier_arrive_expect_bytes(full(stage), a_tile_bytes(cfg) + b_boxes * box_bytes(b_op));
           const std::uint32_t a_tile = stage0 + std::uint32_t(stage * kStageBytes), b_tile = a_tile + a_tile_bytes(cfg);
           for (int box = 0; box < a_op.boxes; ++box)
-            tma_load(a_tile + box * box_bytes(a_op), &a_map, tma_box(a_op, tile.m * cfg.bm, kt, box, cfg), full(stage));
+            gemm::tma_load(a_tile + box * box_bytes(a_op), &a_map, tma_box(a_op, tile.m * cfg.bm, kt, box, cfg), full(stage));
           for (int box = rank; box < b_boxes; box += cfg.cluster) {
             const std::uint32_t into = b_tile + box * box_bytes(b_op);
             const BoxCoord at = tma_box(b_op, tile.n * cfg.bn, kt, box, cfg);
-            if constexpr (cfg.cluster > 1) tma_load_multicast(into, &b_map, at, full(stage), (1u << cfg.cluster) - 1);
-            else tma_load(into, &b_map, at, full(stage));
+            if constexpr (cfg.cluster > 1) gemm::tma_load_multicast(into, &b_map, at, full(stage), (1u << cfg.cluster) - 1);
+            else gemm::tma_load(into, &b_map, at, full(stage));
           }
           if (++stage == cfg.stages) stage = 0, phase ^= 1;
         }
@@ -286,12 +187,12 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
       // for every stage's last release before the block may end.
       if constexpr (cfg.cluster > 1)
         for (int s = 0; s < cfg.stages; ++s) {
-          barrier_wait(empty(stage), phase ^ 1);
+          gemm::barrier_wait(empty(stage), phase ^ 1);
           if (++stage == cfg.stages) stage = 0, phase ^= 1;
         }
     }
   } else {
-    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(consumer_registers(cfg)));
+    gemm::setmaxnreg_inc<consumer_registers(cfg)>();
     // Kernels with uniform_addresses: the consumer's index from a warp-wide minimum (a REDUX, whose
     // result ptxas holds in a uniform register: every lane has the same), so that what is computed
     // from it is uniform too; elsewhere as in step 20.
@@ -305,10 +206,12 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
     // adding offset >> 4 to the 64-bit value.
     const std::uint64_t a_stage0 = wgmma_descriptor(stage0 + operand_offset(consumer, 0), strides);
     const std::uint64_t b_stage0 = wgmma_descriptor(stage0 + a_tile_bytes(cfg), strides);
-    unsigned char* staging = shared + (stage0 - shared_address(shared)) + cfg.stages * kStageBytes;  // the consumers' buffers
+    unsigned char* staging = shared + (stage0 - gemm::shared_address(shared)) + cfg.stages * kStageBytes;  // the consumers' buffers
     const bool store_with_tma = tma_stores_c(shape, beta, int(sizeof(Out)));
     const bool leader = threadIdx.x % kWarpgroup == 0;  // issues the consumer's TMA stores
-    const std::uint64_t c_policy = evict_first_policy();
+    // C's lines go first when L2 needs room: C is written once and not read again here, while the
+    // tiles of A and B are read by many blocks.
+    const std::uint64_t c_policy = gemm::evict_first_policy();
     // The per-tensor scales multiply alpha once: the kernel sums the FP8 values as they are stored.
     if (scale_a) alpha *= *scale_a;
     if (scale_b) alpha *= *scale_b;
@@ -333,8 +236,8 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
     std::uint32_t phase = 0;
     // A stage is handed back to the producer of every block of the cluster (each wrote into it).
     auto release = [&](int stage_done) {
-      barrier_arrive(empty(stage_done));
-      if constexpr (kCluster > 1) barrier_arrive_in(empty(stage_done), std::uint32_t(rank ^ 1));
+      gemm::barrier_arrive(empty(stage_done));
+      if constexpr (kCluster > 1) gemm::barrier_arrive_in(empty(stage_done), std::uint32_t(rank ^ 1));
     };
     // The k-tiles of one tile: n = BN, or for a narrow tile n = 64 into the first accumulators (the
     // others keep what they held: their columns lie outside C, so nothing reaches C from them).
@@ -356,11 +259,11 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
       int in_interval = 0;  // k-tiles of the current interval before this one
       // One k-tile; `under_products` runs while its products are in flight.
       auto k_step = [&](int kt, auto&& under_products) {
-        barrier_wait(full(stage), phase);
+        gemm::barrier_wait(full(stage), phase);
         [[maybe_unused]] const std::uint32_t a_tile = stage0 + std::uint32_t(stage * kStageBytes),
                                              b_tile = a_tile + a_tile_bytes(cfg);
-        wgmma_fence();
-        pin(chain);
+        gemm::wgmma_fence();
+        gemm::pin(chain);
         const bool fresh = kPromote ? in_interval == 0 : kt == 0;  // the first k-step overwrites d
 #pragma unroll
         for (int kk = 0; kk < cfg.bk / kWgmmaK; ++kk) {
@@ -372,13 +275,13 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
                                          wgmma_descriptor(b_tile + operand_offset(0, kk), strides), !fresh || kk > 0);
           }
         }
-        wgmma_commit();
+        gemm::wgmma_commit();
         under_products();
         if (kPromote && (++in_interval == cfg.promote || kt == k_tile_count - 1)) {
           // Promotion: this interval's products are done (so are its stages), and their sum is
           // added in f32.
-          wgmma_wait<0>();
-          pin(chain);
+          gemm::wgmma_wait<0>();
+          gemm::pin(chain);
           if (lane == 0) {
             if (previous >= 0) release(previous);
             release(stage);
@@ -390,8 +293,8 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
         } else {
           // One group stays in flight: the previous k-tile's products are done, so its stage can
           // be handed back to the producer while this one's run.
-          wgmma_wait<1>();
-          pin(chain);
+          gemm::wgmma_wait<1>();
+          gemm::pin(chain);
           if (previous >= 0 && lane == 0) release(previous);
           previous = stage;
         }
@@ -408,8 +311,8 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
         }
         for (int kt = 0; kt < k_tile_count; ++kt) k_step(kt, [] {});
       }
-      wgmma_wait<0>();
-      pin(chain);
+      gemm::wgmma_wait<0>();
+      gemm::pin(chain);
       if (previous >= 0 && lane == 0) release(previous);
     };
     // Epilogue, one slice (a box of C, 64 rows x 128 bytes) at a time, into the two halves of
@@ -434,16 +337,16 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
               *reinterpret_cast<float2*>(half + staging_byte(row, col, 4)) = make_float2(alpha * acc[reg], alpha * acc[reg + 1]);
           }
           if (by_copy_engine) {
-            fence_for_copy_engine();
-            if (leader) tma_store_wait_read();  // the previous slice's store has read the other half
+            gemm::fence_for_tma();
+            if (leader) gemm::tma_store_wait_read();  // the previous slice's store has read the other half
           }
           // The slice is complete in its half, and the other half is free for the next slice (its
           // store has read it, or every thread has read it back).
           consumer_sync(consumer);
           if (by_copy_engine) {
             if (leader) {  // the copy engine clips at C's edges
-              tma_store(&c_map, shared_address(half), c_box(row0, col0, slice, kStaged), c_policy);
-              tma_store_commit();
+              gemm::tma_store(&c_map, gemm::shared_address(half), c_box(row0, col0, slice, kStaged), c_policy);
+              gemm::tma_store_commit();
             }
           } else {
 #pragma unroll
@@ -494,7 +397,7 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
     }
     if constexpr (kUnderNextTile)
       if (pending) epilogue(last, std::true_type{});
-    if (store_with_tma && leader) tma_store_wait_all();
+    if (store_with_tma && leader) gemm::tma_store_wait_all();
   }
 #endif  // sm_90a: the harness refuses other GPUs before launching (only_cc)
 }
