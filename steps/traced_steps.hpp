@@ -167,7 +167,7 @@ inline std::vector<TracedProgram> traced_programs() {
   list.back().tensor_core = true;
   list.back().shape_rule = tc_aligned_rows_rule;
   list.back().iteration_unit = "tile";  // one tile per block: its epilogue is the whole trace
-  list.back().quiet_warps = "the producer warps 0-3 hand their copies to the copy engine";
+  list.back().quiet_warps = "the producer warps 0-3 hand their copies to TMA";
   list.push_back({"17_persistent_clusters", "", "hopper_gemm", true,
                   [](const TraceProblem& p) { return step17::trace_launch_shape(p, step17::config_from(p.params)); },
                   step17::trace_warp});
@@ -175,7 +175,7 @@ inline std::vector<TracedProgram> traced_programs() {
   list.back().tensor_core = true;
   list.back().shape_rule = tc_aligned_rows_rule;
   list.back().iteration_unit = "tile";  // the block's tiles, in the order it takes them
-  list.back().quiet_warps = "the producer warps 0-3 hand their copies to the copy engine";
+  list.back().quiet_warps = "the producer warps 0-3 hand their copies to TMA";
   list.push_back({"18_tma_store_epilogue", "", "hopper_gemm", true,
                   [](const TraceProblem& p) { return step18::trace_launch_shape(p, step18::config_from(p.params)); },
                   step18::trace_warp});
@@ -186,8 +186,8 @@ inline std::vector<TracedProgram> traced_programs() {
   list.back().tensor_core = true;
   list.back().shape_rule = tc_aligned_rows_rule;
   list.back().iteration_unit = "tile";  // the block's tiles, in the order it takes them
-  list.back().quiet_warps = "the producer warps 0-3 hand their copies to the copy engine";
-  list.back().c_writer = "the copy engine writes C when beta = 0 and C's rows are 16-byte aligned; with beta != 0 "
+  list.back().quiet_warps = "the producer warps 0-3 hand their copies to TMA";
+  list.back().c_writer = "TMA writes C when beta = 0 and C's rows are 16-byte aligned; with beta != 0 "
                          "the consumer threads read C and store it themselves";
   // Step 19 traces what step 18's does, for f32 output (the program's --out f32; it writes bf16 by
   // default), in the one layout it takes.
@@ -202,8 +202,8 @@ inline std::vector<TracedProgram> traced_programs() {
   list.back().layouts = {Layout::nt};
   list.back().shape_rule = fp8_shape_rule;
   list.back().iteration_unit = "tile";  // the block's tiles, in the order it takes them
-  list.back().quiet_warps = "the producer warps 0-3 hand their copies to the copy engine";
-  list.back().c_writer = "the copy engine writes C when beta = 0 and C's rows are 16-byte aligned; with beta != 0 "
+  list.back().quiet_warps = "the producer warps 0-3 hand their copies to TMA";
+  list.back().c_writer = "TMA writes C when beta = 0 and C's rows are 16-byte aligned; with beta != 0 "
                          "the consumer threads read C and store it themselves (the trace is of f32 output, --out f32)";
   // Step 20 is step 19 but for when 16-bit output is stored; its trace, of f32 output, which it
   // stores after each tile (step20::epilogue_under_next_tile), has step 19's instructions.

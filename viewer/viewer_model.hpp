@@ -68,7 +68,7 @@ struct OwnerMap {
   static constexpr std::uint32_t kNone = 0xffffffffu;
   Owner at(int row, int col) const;
   Rgba colour(int row, int col, ColourBy by) const;
-  // Whether any thread stores an element (step 18 with the copy engine storing C: none does).
+  // Whether any thread stores an element (step 18 with TMA storing C: none does).
   bool any_owned() const;
   // One pixel per element, row by row, coloured as asked.
   std::vector<Rgba> pixels(ColourBy by) const;

@@ -6,7 +6,7 @@
 //
 // Roles: warpgroup 0 is the producer, one of its threads issues every copy; warpgroups 1.. are the
 // consumers, each multiplying 64 rows of the block tile. They hand the STAGES shared buffers to
-// each other through two mbarriers per stage: "full" (the copy engine's bytes have landed) and
+// each other through two mbarriers per stage: "full" (TMA's bytes have landed) and
 // "empty" (every consumer warp is done reading). Each block loops over tiles (tile_at) until none
 // is left, so the producer fetches the next tile while the consumers write the last one. With
 // CLUSTER = 2, two blocks on tiles one above the other share B: each copies half of B's boxes into
@@ -140,7 +140,7 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
       // block's producer writes into the stage.
       gemm::barrier_init(empty(s), kConsumerWarps * cfg.cluster);
     }
-    gemm::fence_barrier_init();  // visible to the copy engine
+    gemm::fence_barrier_init();  // visible to TMA
   }
   // The other blocks of the cluster arrive on these barriers and copy into this shared memory:
   // nothing may reach it before it is initialised.
@@ -284,8 +284,8 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
       if (tile.m >= tiles_m(shape, cfg)) continue;  // below C (a cluster's second tile): nothing to store
 
       // Epilogue, one slice (a box of C, 64 rows x 128 bytes) at a time, into the two halves of
-      // the staging buffer in turn: the accumulators (times alpha), then to C by the copy engine,
-      // or read back along the rows of C. 16-bit output (f16, bf16) goes through the copy engine as
+      // the staging buffer in turn: the accumulators (times alpha), then to C by TMA,
+      // or read back along the rows of C. 16-bit output (f16, bf16) goes through TMA as
       // 16 bits (64 columns a slice), everything else is staged as f32 (32 columns).
       const int row0 = tile.m * cfg.bm + consumer * kWgmmaM, col0 = tile.n * cfg.bn;
       auto store_tile = [&](auto staged_bytes) {
@@ -310,7 +310,7 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
           // store has read it, or every thread has read it back).
           consumer_sync(consumer);
           if (store_with_tma) {
-            if (leader) {  // the copy engine clips at C's edges
+            if (leader) {  // TMA clips at C's edges
               gemm::tma_store(&c_map, gemm::shared_address(half), c_box(row0, col0, slice, kStaged), c_policy);
               gemm::tma_store_commit();
             }

@@ -12,7 +12,7 @@
 //
 // Roles: warpgroup 0 is the producer, one of its threads issues every copy; warpgroups 1.. are the
 // consumers, each multiplying 64 rows of the block tile. They hand the STAGES shared buffers to
-// each other through two mbarriers per stage: "full" (the copy engine's bytes have landed) and
+// each other through two mbarriers per stage: "full" (TMA's bytes have landed) and
 // "empty" (every consumer warp is done reading). Each block loops over tiles (tile_at) until none
 // is left, so the producer fetches the next tile while the consumers write the last one. With
 // CLUSTER = 2, two blocks on tiles one above the other share B: each copies half of B's boxes into
@@ -111,9 +111,9 @@ __device__ __forceinline__ void store_run(Out* at, int col, const GemmShape& sha
 
 // --- The kernel ---------------------------------------------------------------------------------
 
-// kCopyEngineOnly: compiled with the copy engine's store path alone (has_copy_engine_only_kernel),
-// for the problems where it stores C (launches_copy_engine_only_kernel).
-template <typename InA, typename InB, typename Out, int kConfig, bool kCopyEngineOnly>
+// kTmaOnly: compiled with TMA's store path alone (has_tma_only_kernel),
+// for the problems where it stores C (launches_tma_only_kernel).
+template <typename InA, typename InB, typename Out, int kConfig, bool kTmaOnly>
 __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
     fp8_gemm(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
              const __grid_constant__ CUtensorMap c_map, GemmShape shape, float alpha, const float* scale_a,
@@ -148,7 +148,7 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
       // block's producer writes into the stage.
       gemm::barrier_init(empty(s), kConsumerWarps * cfg.cluster);
     }
-    gemm::fence_barrier_init();  // visible to the copy engine
+    gemm::fence_barrier_init();  // visible to TMA
   }
   // The other blocks of the cluster arrive on these barriers and copy into this shared memory:
   // nothing may reach it before it is initialised.
@@ -196,7 +196,7 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
     // Kernels with uniform_addresses: the consumer's index from a warp-wide minimum (a REDUX, whose
     // result ptxas holds in a uniform register: every lane has the same), so that what is computed
     // from it is uniform too; elsewhere as in step 20.
-    constexpr bool kUniform = uniform_addresses(cfg, int(sizeof(Out)), kCopyEngineOnly);
+    constexpr bool kUniform = uniform_addresses(cfg, int(sizeof(Out)), kTmaOnly);
     const int consumer = kUniform ? int(__reduce_min_sync(0xffffffffu, unsigned(warpgroup - 1))) : warpgroup - 1;
     const int warp_in_group = (int(threadIdx.x) / kWarpSize) % (kWarpgroup / kWarpSize);
     const int lane = int(threadIdx.x) % kWarpSize;
@@ -231,7 +231,7 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
     // than between the tiles, where both consumers store and the tensor cores wait (step 19).
     // Only where the registers allow it (epilogue_under_next_tile); elsewhere the epilogue follows
     // the tile as in step 19.
-    constexpr bool kUnderNextTile = epilogue_under_next_tile(cfg, int(sizeof(Out)), kCopyEngineOnly);
+    constexpr bool kUnderNextTile = epilogue_under_next_tile(cfg, int(sizeof(Out)), kTmaOnly);
     int stage = 0, staging_half = 0;
     std::uint32_t phase = 0;
     // A stage is handed back to the producer of every block of the cluster (each wrote into it).
@@ -316,13 +316,13 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
       if (previous >= 0 && lane == 0) release(previous);
     };
     // Epilogue, one slice (a box of C, 64 rows x 128 bytes) at a time, into the two halves of
-    // the staging buffer in turn: the accumulators (times alpha), then to C by the copy engine,
-    // or read back along the rows of C. 16-bit output (f16, bf16) goes through the copy engine as
+    // the staging buffer in turn: the accumulators (times alpha), then to C by TMA,
+    // or read back along the rows of C. 16-bit output (f16, bf16) goes through TMA as
     // 16 bits (64 columns a slice), everything else is staged as f32 (32 columns).
-    auto epilogue = [&](const TileCoord& tile, auto only_by_copy_engine) {
+    auto epilogue = [&](const TileCoord& tile, auto only_by_tma) {
       const int row0 = tile.m * cfg.bm + consumer * kWgmmaM, col0 = tile.n * cfg.bn;
-      // by_copy_engine: store_with_tma, or true where the caller knows it is.
-      auto store_tile = [&](auto staged_bytes, bool by_copy_engine) {
+      // by_tma: store_with_tma, or true where the caller knows it is.
+      auto store_tile = [&](auto staged_bytes, bool by_tma) {
         constexpr int kStaged = decltype(staged_bytes)::value, kCols = slice_cols(kStaged);
         static_for<0, cfg.bn / kCols>([&](auto slice_index) {
           constexpr int slice = decltype(slice_index)::value;
@@ -336,15 +336,15 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
             else
               *reinterpret_cast<float2*>(half + staging_byte(row, col, 4)) = make_float2(alpha * acc[reg], alpha * acc[reg + 1]);
           }
-          if (by_copy_engine) {
+          if (by_tma) {
             gemm::fence_for_tma();
             if (leader) gemm::tma_store_wait_read();  // the previous slice's store has read the other half
           }
           // The slice is complete in its half, and the other half is free for the next slice (its
           // store has read it, or every thread has read it back).
           consumer_sync(consumer);
-          if (by_copy_engine) {
-            if (leader) {  // the copy engine clips at C's edges
+          if (by_tma) {
+            if (leader) {  // TMA clips at C's edges
               gemm::tma_store(&c_map, gemm::shared_address(half), c_box(row0, col0, slice, kStaged), c_policy);
               gemm::tma_store_commit();
             }
@@ -361,9 +361,9 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
           staging_half ^= 1;
         });
       };
-      if constexpr (decltype(only_by_copy_engine)::value) {
+      if constexpr (decltype(only_by_tma)::value) {
         store_tile(std::integral_constant<int, int(sizeof(Out))>{}, true);
-      } else if constexpr (sizeof(Out) == 2 && kCopyEngineOnly) {
+      } else if constexpr (sizeof(Out) == 2 && kTmaOnly) {
         store_tile(std::integral_constant<int, 2>{}, true);
       } else if constexpr (sizeof(Out) == 2) {
         if (store_with_tma) store_tile(std::integral_constant<int, 2>{}, store_with_tma);
@@ -372,7 +372,7 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
         store_tile(std::integral_constant<int, 4>{}, store_with_tma);
       }
     };
-    // The epilogue under the next tile's first products (kUnderNextTile), where the copy engine
+    // The epilogue under the next tile's first products (kUnderNextTile), where TMA
     // stores C; else after the tile.
     const bool store_under_next_tile = kUnderNextTile && store_with_tma;
     bool pending = false;  // the tile last multiplied, not yet stored
@@ -408,16 +408,16 @@ inline int config_index(const Config& c) { return gemm::index_of(kConfigs, c); }
 
 // Calls f(kernel) with the instance these types and params select: A e4m3 or e5m2 (--dtype), B
 // e4m3; C f32, f16 or bf16; for the configurations compiled twice, the one without the read-back
-// path where copy_engine_stores (the copy engine stores C: tma_stores_c).
+// path where tma_stores (TMA stores C: tma_stores_c).
 template <typename F>
-void with_kernel(gemm::InputType dtype, gemm::OutputType out, const gemm::Params& params, bool copy_engine_stores, F&& f) {
+void with_kernel(gemm::InputType dtype, gemm::OutputType out, const gemm::Params& params, bool tma_stores, F&& f) {
   gemm::dispatch_index<kConfigCount>(config_index(config_from(params)), [&](auto config) {
     constexpr int kConfig = decltype(config)::value;
     auto with_out = [&](auto a_tag, auto out_tag) {
       using InA = typename decltype(a_tag)::type;
       using Out = typename decltype(out_tag)::type;
-      if constexpr (has_copy_engine_only_kernel(kConfigs[kConfig], int(sizeof(Out))))
-        if (copy_engine_stores) return f(fp8_gemm<InA, __nv_fp8_e4m3, Out, kConfig, true>);
+      if constexpr (has_tma_only_kernel(kConfigs[kConfig], int(sizeof(Out))))
+        if (tma_stores) return f(fp8_gemm<InA, __nv_fp8_e4m3, Out, kConfig, true>);
       f(fp8_gemm<InA, __nv_fp8_e4m3, Out, kConfig, false>);
     };
     auto with_a = [&](auto a_tag) {
@@ -433,16 +433,16 @@ void with_kernel(gemm::InputType dtype, gemm::OutputType out, const gemm::Params
 }
 
 // The instance a problem launches, its shared-memory limit raised.
-inline const void* kernel_for(const gemm::Params& params, gemm::InputType dtype, gemm::OutputType out, bool copy_engine_stores) {
+inline const void* kernel_for(const gemm::Params& params, gemm::InputType dtype, gemm::OutputType out, bool tma_stores) {
   const void* function = nullptr;
-  with_kernel(dtype, out, params, copy_engine_stores, [&](auto kernel) { function = reinterpret_cast<const void*>(kernel); });
+  with_kernel(dtype, out, params, tma_stores, [&](auto kernel) { function = reinterpret_cast<const void*>(kernel); });
   gemm::allow_dynamic_shared(function, shared_bytes(config_from(params)));
   return function;
 }
 // The one a problem launches (its buffers unset), for the resource report.
 inline const void* kernel_for(const gemm::TcProblem& p, const gemm::Params& params) {
   return kernel_for(params, p.dtype, p.out,
-                    launches_copy_engine_only_kernel(config_from(params), p.shape, p.beta, gemm::output_bytes(p.out)));
+                    launches_tma_only_kernel(config_from(params), p.shape, p.beta, gemm::output_bytes(p.out)));
 }
 
 // The blocks of this configuration that can run at once on the current GPU, which the persistent
@@ -481,9 +481,9 @@ void launch_kernel(void (*kernel)(CUtensorMap, CUtensorMap, CUtensorMap, GemmSha
 
 inline void launch(const gemm::TcProblem& p, const gemm::Params& params, cudaStream_t stream) {
   const Config cfg = config_from(params);
-  const bool copy_engine_stores = launches_copy_engine_only_kernel(cfg, p.shape, p.beta, gemm::output_bytes(p.out));
-  kernel_for(params, p.dtype, p.out, copy_engine_stores);
-  with_kernel(p.dtype, p.out, params, copy_engine_stores, [&](auto kernel) { launch_kernel(kernel, p, cfg, stream); });
+  const bool tma_stores = launches_tma_only_kernel(cfg, p.shape, p.beta, gemm::output_bytes(p.out));
+  kernel_for(params, p.dtype, p.out, tma_stores);
+  with_kernel(p.dtype, p.out, params, tma_stores, [&](auto kernel) { launch_kernel(kernel, p, cfg, stream); });
   CUDA_CHECK_LAUNCH("fp8_gemm<<<...>>>");
 }
 

@@ -1,5 +1,5 @@
 // Checks shared by the Hopper steps' host tests (test_mapping_15.cpp .. test_mapping_19.cpp): what
-// the copy engine writes (TMA boxes with the 128-byte swizzle) against what the step's tile_byte
+// TMA writes (its boxes with the 128-byte swizzle) against what the step's tile_byte
 // says and what a wgmma reads through its descriptor, for 2-byte elements (f16, bf16: k = 16 per
 // wgmma) or 1-byte ones (FP8: k = 32); the wgmma accumulator layout; C's updates in a whole launch's
 // trace. Generic over the step's functions, passed as lambdas. Steps 18 and 19, which share the
@@ -60,7 +60,7 @@ void expect_wgmma_reads_the_tile(std::uint64_t descriptor, bool k_major, int row
           << what << (k_major ? " k-major" : " mn-major") << " element " << mn << "," << k;
 }
 
-// An operand's boxes as the copy engine moves them: box b lands at b * box_bytes of the tile, its
+// An operand's boxes as TMA moves them: box b lands at b * box_bytes of the tile, its
 // element (inner i, outer o) at row o, byte i * element_bytes of the row, swizzled (the box starts
 // on the swizzle's 1024-byte period); a row is 128 bytes, 128 / element_bytes elements.
 // That byte must be where tile_byte puts the tile element the box holds there, found from the box's
@@ -112,7 +112,7 @@ void expect_accumulators_cover_64_by(int bn, RowFn accumulator_row, ColFn accumu
 }
 
 // A whole launch's trace, for f32 C: how often each element of C is stored and loaded, and the
-// totals. Only C is touched by ordinary instructions (the copies are the copy engine's, wgmma reads
+// totals. Only C is touched by ordinary instructions (the copies are TMA's, wgmma reads
 // shared memory itself), never outside C, and each tile's iteration is below `max_iteration`.
 struct CUpdates {
   std::vector<int> stored, loaded;
@@ -272,7 +272,7 @@ void expect_narrow_tiles_are_the_last_column_dealt_last(const std::vector<int>& 
 }
 
 // The staging of the epilogue: a slice is one box of C, 64 rows x 128 bytes (32 f32 or 64 16-bit
-// columns); every element has its own bytes in its half of the buffer, in the copy engine's layout
+// columns); every element has its own bytes in its half of the buffer, in TMA's layout
 // (chunks XOR row % 8). A warp's pair writes put 4 lanes in each 16-byte bank group (1 wavefront
 // for 4-byte pairs; 8-byte pairs are served by half-warps, where two rows share a group: 4
 // wavefronts, expect_trace_stages_every_float_and_updates_c_once). The f32 read-back: each
@@ -348,7 +348,7 @@ void expect_staging_halves_tile_the_buffers() {
 // compiled configuration, at each (shape, layout) of `problems`, with beta = 0 and beta != 0: the
 // staging writes cost 4 wavefronts per instruction (256 bytes: 8-byte stores are served by
 // half-warps, and in each half-warp rows 2i and 2i + 1 of the slice land in the same bank group, as
-// the copy engine's swizzle XORs the chunk with row % 8, which keeps a pair of chunks together) and,
+// TMA's swizzle XORs the chunk with row % 8, which keeps a pair of chunks together) and,
 // per consumer and tile, write each float of its staging buffer once per two slices; where the copy
 // engine stores C, no lane touches C; elsewhere every element of C is stored once (and read once
 // when beta != 0), runs cut by C's edge element by element. Besides C, a consumer warp reads only
@@ -366,7 +366,7 @@ void expect_trace_stages_every_float_and_updates_c_once(const std::vector<std::p
         problem.beta = beta;
         problem.params = Step::to_params(c, Params{});
         ASSERT_EQ(Step::shape_rule(shape, layout), "") << what;
-        const bool by_copy_engine = Step::tma_stores_c(shape, beta, 4);
+        const bool by_tma = Step::tma_stores_c(shape, beta, 4);
         std::vector<int> stored(size_t(shape.m) * size_t(shape.n), 0), loaded = stored;
         std::map<std::pair<int, int>, std::vector<int>> staged;  // (block, tile) -> writes per float
         long long scale_loads = 0;
@@ -400,7 +400,7 @@ void expect_trace_stages_every_float_and_updates_c_once(const std::vector<std::p
         const int slices = (c.bn + Step::slice_cols(4) - 1) / Step::slice_cols(4);  // the last may overlap (step 22)
         for (const auto& [key, writes] : staged)
           for (int n : writes) ASSERT_EQ(n, slices / 2) << what << " block " << key.first << " tile " << key.second;
-        if (by_copy_engine) {
+        if (by_tma) {
           EXPECT_EQ(totals.global_load_requests, scale_loads) << what;
           EXPECT_EQ(totals.global_store_requests, 0) << what;
           continue;
@@ -412,11 +412,11 @@ void expect_trace_stages_every_float_and_updates_c_once(const std::vector<std::p
       }
 }
 
-// Closed form, the copy engine's path: 2 BM x 2 BN on the default configuration is 4 tiles, 4
+// Closed form, TMA's path: 2 BM x 2 BN on the default configuration is 4 tiles, 4
 // blocks with one tile each (2 units of 2 tiles in clusters of 2); each consumer warp writes BN / 32
 // slices of 8 pairs (f32), and reads nothing but its kScaleLoads scales (one sector each).
 template <typename Step>
-void expect_copy_engine_path_counts() {
+void expect_tma_path_counts() {
   const typename Step::Config d = Step::kConfigs[0];
   TraceProblem problem;
   problem.shape = {2 * d.bm, 2 * d.bn, 64};
@@ -492,8 +492,8 @@ void expect_same_dealing(int configs, const std::vector<GemmShape>& shapes, cons
   }
 }
 
-// ... and its trace (f32 output), instruction by instruction and lane by lane, with C stored by the
-// copy engine (beta = 0) and read back (beta != 0, and rows not 16-byte aligned).
+// ... and its trace (f32 output), instruction by instruction and lane by lane, with C stored by
+// TMA (beta = 0) and read back (beta != 0, and rows not 16-byte aligned).
 template <typename Before, typename After>
 void expect_same_traces(int configs) {
   for (const auto& [shape, beta] : std::vector<std::pair<GemmShape, float>>{
