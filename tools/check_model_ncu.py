@@ -5,7 +5,7 @@ at small shapes, compares the measured counters with model_predict's, and writes
 
 Agreement: exact for the bank demos, within 2% for the GEMM steps. Exits 0 when all agree, 1 when
 one does not, 77 when there is no GPU or no ncu (CTest: skipped). A program the GPU cannot run (it
-exits 77: steps 15-20 need compute capability 9.0) is skipped and listed as such in the file.
+exits 77: the Hopper steps need compute capability 9.0) is skipped and listed as such in the file.
 
     tools/check_model_ncu.py --build build --out docs/results
     tools/check_model_ncu.py --build build --out docs/results --steps 21,22   # these steps' cases only,
@@ -119,7 +119,7 @@ def have_gpu():
 
 
 class NoSuitableGpu(Exception):
-    """The program exited 77: the GPU present cannot run it (steps 15-20 need compute capability 9.0)."""
+    """The program exited 77: the GPU present cannot run it (the Hopper steps need compute capability 9.0)."""
 
 
 def measure(ncu, program_args, kernel):

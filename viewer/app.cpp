@@ -36,7 +36,7 @@ void App::select_program(int index) {
   map_dirty = trace_dirty = true;
   iteration_index = instruction_index = 0;
   fit_shape();
-  warp = first_traced_warp(current(), problem(), block);  // steps 16-18: their first consumer warp
+  warp = first_traced_warp(current(), problem(), block);  // the warp-specialized steps: their first consumer warp
 }
 
 void App::fit_shape() {

@@ -115,8 +115,8 @@ struct WarpTrace {
   std::vector<int> at_iteration(int iteration) const;
 };
 WarpTrace warp_trace(const TracedProgram& program, const TraceProblem& problem, const Dim3& block, int warp);
-// The first warp of the block that issues a memory instruction (0 if none does): in steps 16-18 the
-// producer warps 0-3 issue none.
+// The first warp of the block that issues a memory instruction (0 if none does): in the
+// warp-specialized steps the producer warps 0-3 issue none.
 int first_traced_warp(const TracedProgram& program, const TraceProblem& problem, const Dim3& block);
 
 // How an operand is drawn: a matrix of rows x cols elements (A, B, C, a demo's output), or a shared

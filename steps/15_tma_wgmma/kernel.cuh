@@ -4,7 +4,7 @@
 // (mapping.hpp), nothing else.
 //
 // A block is one warpgroup (4 warps), which multiplies a 64 x BN tile with wgmma. One of its
-// threads asks the copy engine for each k-tile, STAGES k-tiles ahead; the stage's mbarrier
+// threads asks TMA for each k-tile, STAGES k-tiles ahead; the stage's mbarrier
 // completes when the bytes have landed, and the warpgroup waits on it. A stage is refilled once
 // every warp has finished with it (a __syncthreads), by the same thread.
 #pragma once
@@ -101,7 +101,7 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < cfg.stages; ++s) gemm::barrier_init(full(s), 1);  // one arrival (+ the copies' bytes)
-    gemm::fence_barrier_init();  // visible to the copy engine
+    gemm::fence_barrier_init();  // visible to TMA
   }
   __syncthreads();
   // The first STAGES k-tiles are asked for before any is multiplied.

@@ -5,7 +5,7 @@
 //
 // Roles: warpgroup 0 is the producer, one of its threads issues every copy; warpgroups 1.. are the
 // consumers, each multiplying 64 rows of the block tile. They hand the STAGES shared buffers to
-// each other through two mbarriers per stage: "full" (the copy engine's bytes have landed) and
+// each other through two mbarriers per stage: "full" (TMA's bytes have landed) and
 // "empty" (every consumer warp is done reading). Neither side waits for the other but where a
 // stage is not ready: the producer runs up to STAGES - 1 k-tiles ahead of the one being multiplied,
 // and the consumers never stop to copy.
@@ -111,7 +111,7 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
       gemm::barrier_init(full(s), 1);  // the producer's arrival (+ the copies' bytes)
       gemm::barrier_init(empty(s), kConsumerWarps);  // one arrival per consumer warp
     }
-    gemm::fence_barrier_init();  // visible to the copy engine
+    gemm::fence_barrier_init();  // visible to TMA
   }
   __syncthreads();
 

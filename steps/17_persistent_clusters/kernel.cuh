@@ -5,7 +5,7 @@
 //
 // Roles (as in step 16): warpgroup 0 is the producer, one of its threads issues every copy;
 // warpgroups 1.. are the consumers, each multiplying 64 rows of the block tile. They hand the
-// STAGES shared buffers to each other through two mbarriers per stage: "full" (the copy engine's
+// STAGES shared buffers to each other through two mbarriers per stage: "full" (TMA's
 // bytes have landed) and "empty" (every consumer warp is done reading). New here: each block
 // loops over tiles (tile_at) until none is left, so the producer fetches the next tile while the
 // consumers write the last one. With CLUSTER = 2, two blocks on tiles one above the other share B:
@@ -118,7 +118,7 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
       // block's producer writes into the stage.
       gemm::barrier_init(empty(s), kConsumerWarps * cfg.cluster);
     }
-    gemm::fence_barrier_init();  // visible to the copy engine
+    gemm::fence_barrier_init();  // visible to TMA
   }
   // The other blocks of the cluster arrive on these barriers and copy into this shared memory:
   // nothing may reach it before it is initialised.

@@ -1,9 +1,9 @@
 // Step 18, Hopper wgmma: the index math, shared by the kernel and the host tests.
 //
 // Nothing in this step computes a per-lane shared-memory address any more:
-//  - TMA (the Tensor Memory Accelerator) moves whole boxes of a tile global -> shared, given a tensor map (the
-//    matrix's shape, row length, box size and swizzle, built once on the host) and the box's first
-//    coordinate (tma_box below). It zero-fills what lies outside the matrix;
+//  - TMA (the Tensor Memory Accelerator) moves whole boxes of a tile global -> shared, given a
+//    tensor map (the matrix's shape, row length, box size and swizzle, built once on the host) and
+//    the box's first coordinate (tma_box below). It zero-fills what lies outside the matrix;
 //  - wgmma reads its operands straight from shared memory through a 64-bit descriptor (start
 //    address, two strides, swizzle mode: wgmma_descriptor below); one instruction multiplies a
 //    64 x BN x 16 slice for a whole warpgroup (4 warps, 128 threads);
