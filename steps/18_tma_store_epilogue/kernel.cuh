@@ -97,6 +97,253 @@ __device__ __forceinline__ void store_run(Out* at, int col, const GemmShape& sha
   }
 }
 
+// --- The block: its shared memory and its tiles -------------------------------------------------
+
+// What every thread of a block knows: where its stages and barriers lie in shared memory (the
+// stages aligned to the swizzle's 1024-byte period, then the consumers' staging buffers, then two
+// barriers per stage), and which units it takes.
+struct Block {
+  std::uint32_t stage0;         // stage 0's shared address
+  std::uint32_t full0, empty0;  // stage 0's barriers: TMA's bytes have landed; the consumers are done
+  int unit_count, k_tile_count;
+  int rank;               // in the cluster: of each unit, the block takes tile row unit_row * CLUSTER + rank
+  int cluster, clusters;  // its cluster takes units cluster, cluster + clusters, ... (tile_at)
+  __device__ __forceinline__ std::uint32_t full(int stage) const {
+    return full0 + std::uint32_t(stage * kBarrierBytes);
+  }
+  __device__ __forceinline__ std::uint32_t empty(int stage) const {
+    return empty0 + std::uint32_t(stage * kBarrierBytes);
+  }
+};
+
+// --- The producer -------------------------------------------------------------------------------
+
+// One thread issues every copy: the k-tiles of the block's tiles in turn, each into the next stage
+// once the consumers of every block of the cluster are done with it. Its first pass over the stages
+// finds them empty: waiting on the parity before the barrier's first phase returns at once.
+template <int kConfig>
+__device__ __forceinline__ void produce_tiles(const CUtensorMap& a_map, const CUtensorMap& b_map, const GemmShape& shape,
+                                              const TmaOperand& a_op, const TmaOperand& b_op, const Block& block) {
+  constexpr Config cfg = kConfigs[kConfig];
+  int stage = 0;
+  std::uint32_t phase = 0;
+  for (int u = block.cluster; u < block.unit_count; u += block.clusters) {
+    const TileCoord tile = tile_at(u, block.rank, shape, cfg);
+    const int b_boxes = b_boxes_copied(b_op, narrow_tile(tile.n, shape, cfg));
+    for (int kt = 0; kt < block.k_tile_count; ++kt) {
+      // Free in every block of the cluster (each one's consumers arrive here too).
+      gemm::barrier_wait(block.empty(stage), phase ^ 1);
+      // The whole stage lands here, this block's copies and the others' share of B (of a narrow
+      // tile's B, the first box only); out-of-matrix parts count too (zeros).
+      gemm::barrier_arrive_expect_bytes(block.full(stage), a_tile_bytes(cfg) + b_boxes * box_bytes(b_op));
+      const std::uint32_t a_tile = block.stage0 + std::uint32_t(stage * stage_bytes(cfg));
+      const std::uint32_t b_tile = a_tile + a_tile_bytes(cfg);
+      for (int box = 0; box < a_op.boxes; ++box)
+        gemm::tma_load(a_tile + box * box_bytes(a_op), &a_map, tma_box(a_op, tile.m * cfg.bm, kt, box, cfg),
+                       block.full(stage));
+      for (int box = block.rank; box < b_boxes; box += cfg.cluster) {
+        const std::uint32_t into = b_tile + box * box_bytes(b_op);
+        const BoxCoord at = tma_box(b_op, tile.n * cfg.bn, kt, box, cfg);
+        if constexpr (cfg.cluster > 1)
+          gemm::tma_load_multicast(into, &b_map, at, block.full(stage), (1u << cfg.cluster) - 1);
+        else
+          gemm::tma_load(into, &b_map, at, block.full(stage));
+      }
+      if (++stage == cfg.stages) stage = 0, phase ^= 1;
+    }
+  }
+  // The other blocks' consumers arrive on this block's barriers until their last k-tile: wait for
+  // every stage's last release before the block may end.
+  if constexpr (cfg.cluster > 1)
+    for (int s = 0; s < cfg.stages; ++s) {
+      gemm::barrier_wait(block.empty(stage), phase ^ 1);
+      if (++stage == cfg.stages) stage = 0, phase ^= 1;
+    }
+}
+
+// --- A consumer ---------------------------------------------------------------------------------
+
+// A consumer warpgroup: 64 rows of the block's tiles, multiplied (multiply_tile) and stored
+// (epilogue), tile after tile (consume_tiles). What it keeps between its phases: its place among
+// the stages and in the staging buffer, and the accumulators.
+template <Layout kLayout, typename In, typename Out, int kConfig>
+struct Consumer {
+  static constexpr int kOutBytes = int(sizeof(Out));
+  static constexpr int kBn = kConfigs[kConfig].bn;  // the tile's columns
+
+  const CUtensorMap& c_map;
+  const GemmShape& shape;
+  const Block& block;
+  const TmaOperand &a_op, &b_op;
+  float alpha;
+  const float beta;
+  Out* const c;
+  const int consumer, warp_in_group, lane;
+  const Descriptor a_strides, b_strides;
+  unsigned char* const staging;  // the consumers' staging buffers
+  // TMA stores C (tma_stores_c). An int, not a bool: held as a bool, it was computed once into a
+  // predicate that stayed live across the k-loop, and ptxas serialised some kernels' wgmma (C7511).
+  const int store_with_tma;
+  const bool leader;  // issues the consumer's TMA stores
+  // C's lines go first when L2 needs room: C is written once and not read again here, while the
+  // tiles of A and B are read by many blocks.
+  const std::uint64_t c_policy;
+  // The f32 accumulators (the kernel's registers).
+  float (&acc)[kBn / 2];
+  std::uint32_t phase = 0;  // (declared before stage: the order the kernel was tuned with, see store_with_tma)
+  int stage = 0, staging_half = 0;
+
+  __device__ __forceinline__ Consumer(const CUtensorMap& c_map, const GemmShape& shape, const Block& block, float alpha,
+                                      const TmaOperand& a_op, const TmaOperand& b_op, float beta, Out* c,
+                                      unsigned char* shared, int warpgroup,
+                                      float (&acc)[kBn / 2])
+      : c_map(c_map), shape(shape), block(block),
+        a_op(a_op), b_op(b_op),
+        alpha(alpha), beta(beta), c(c),
+        consumer(warpgroup - 1),
+        warp_in_group((int(threadIdx.x) / kWarpSize) % (kWarpgroup / kWarpSize)),
+        lane(int(threadIdx.x) % kWarpSize),
+        a_strides(descriptor_strides(a_op)), b_strides(descriptor_strides(b_op)),
+        staging(shared + (block.stage0 - gemm::shared_address(shared)) +
+                kConfigs[kConfig].stages * stage_bytes(kConfigs[kConfig])),
+        store_with_tma(tma_stores_c(shape, beta, kOutBytes)),
+        leader(threadIdx.x % kWarpgroup == 0),
+        c_policy(gemm::evict_first_policy()),
+        acc(acc) {
+#pragma unroll
+    for (int i = 0; i < kBn / 2; ++i) acc[i] = 0.0f;
+  }
+
+  // What wgmma adds into: the accumulators.
+  __device__ __forceinline__ float (&chain())[kBn / 2] {
+    return acc;
+  }
+
+  // The consumer's main loop: each of the block's tiles multiplied, then stored.
+  __device__ __forceinline__ void consume_tiles() {
+    constexpr Config cfg = kConfigs[kConfig];
+    for (int u = block.cluster; u < block.unit_count; u += block.clusters) {
+      const TileCoord tile = tile_at(u, block.rank, shape, cfg);
+      if constexpr (cfg.bn > kNarrowCols) {
+        if (narrow_tile(tile.n, shape, cfg)) multiply_tile<kNarrowCols>();
+        else multiply_tile<cfg.bn>();
+      } else {
+        multiply_tile<cfg.bn>();
+      }
+      if (tile.m >= tiles_m(shape, cfg)) continue;  // below C (a cluster's second tile): nothing to store
+      epilogue(tile);
+    }
+    if (store_with_tma && leader) gemm::tma_store_wait_all();
+  }
+
+  // A stage is handed back to the producer of every block of the cluster (each wrote into it).
+  __device__ __forceinline__ void release(int stage_done) const {
+    gemm::barrier_arrive(block.empty(stage_done));
+    if constexpr (kConfigs[kConfig].cluster > 1)
+      gemm::barrier_arrive_in(block.empty(stage_done), std::uint32_t(block.rank ^ 1));
+  }
+
+  // The k-tiles of one tile: n = BN, or for a narrow tile n = 64 into the first accumulators (the
+  // others keep what they held: their columns lie outside C, so nothing reaches C from them).
+  // Each form is a loop of its own, so that nothing but wgmma touches the accumulators between
+  // their issue and the wait.
+  template <int kCols>
+  __device__ __forceinline__ void multiply_tile() {
+    int previous = -1;    // the stage whose products may still be running
+    for (int kt = 0; kt < block.k_tile_count; ++kt) multiply_k_tile<kCols>(kt, previous);
+    gemm::wgmma_wait<0>();
+    gemm::pin(chain());
+    if (previous >= 0 && lane == 0) release(previous);
+  }
+
+  // One k-tile of the tile.
+  template <int kCols>
+  __device__ __forceinline__ void multiply_k_tile(int kt, int& previous) {
+    constexpr Config cfg = kConfigs[kConfig];
+    float(&d)[kCols / 2] = *reinterpret_cast<float(*)[kCols / 2]>(chain());
+    gemm::barrier_wait(block.full(stage), phase);
+    const std::uint32_t a_tile = block.stage0 + std::uint32_t(stage * stage_bytes(cfg)), b_tile = a_tile + a_tile_bytes(cfg);
+    gemm::wgmma_fence();
+    gemm::pin(chain());
+#pragma unroll
+    for (int kk = 0; kk < cfg.bk / kWgmmaK; ++kk)
+      gemm::wgmma_m64k16<In, a_k_major(kLayout) ? 0 : 1, b_k_major(kLayout) ? 0 : 1>(
+          d, wgmma_descriptor(a_tile + operand_offset(a_op, consumer, kk), a_strides),
+          wgmma_descriptor(b_tile + operand_offset(b_op, 0, kk), b_strides), kt > 0 || kk > 0);
+    gemm::wgmma_commit();
+    // One group stays in flight: the previous k-tile's products are done, so its stage can be handed
+    // back to the producer while this one's run.
+    gemm::wgmma_wait<1>();
+    gemm::pin(chain());
+    if (previous >= 0 && lane == 0) release(previous);
+    previous = stage;
+    if (++stage == cfg.stages) stage = 0, phase ^= 1;
+  }
+
+  // Epilogue: the tile's results to C. 16-bit output goes through TMA as 16 bits (64 columns a
+  // slice), everything else is staged as f32 (32 columns).
+  __device__ __forceinline__ void epilogue(const TileCoord& tile) {
+    const int row0 = tile.m * kConfigs[kConfig].bm + consumer * kWgmmaM, col0 = tile.n * kBn;
+    if constexpr (kOutBytes == 2) {
+      if (store_with_tma) store_tile<2>(row0, col0, store_with_tma);
+      else store_tile<4>(row0, col0, store_with_tma);
+    } else {
+      store_tile<4>(row0, col0, store_with_tma);  // f32 staging serves both
+    }
+  }
+
+  // The tile one slice (a box of C, 64 rows x 128 bytes) at a time, into the two halves of the
+  // staging buffer in turn: the accumulators (times alpha), then to C by TMA (by_tma) or read back
+  // along the rows of C.
+  template <int kStaged>
+  __device__ __forceinline__ void store_tile(int row0, int col0, bool by_tma) {
+    static_for<0, kBn / slice_cols(kStaged)>(
+        [&](auto slice) { store_slice<kStaged, decltype(slice)::value>(row0, col0, by_tma); });
+  }
+
+  // One slice: the accumulators of its columns (from kFirst), times alpha, into its half of the
+  // staging buffer, in C's type (kStaged = 2) or as f32; then one thread hands it to TMA, or every
+  // thread reads runs of it back along the rows of C, adds beta * C and stores them. (One function:
+  // with those three parts in functions of their own, ptxas serialised some kernels' wgmma, C7511.)
+  template <int kStaged, int kSlice>
+  __device__ __forceinline__ void store_slice(int row0, int col0, bool by_tma) {
+    constexpr int kFirst = kSlice * slice_cols(kStaged);
+    unsigned char* half = staging + staging_half_byte(consumer, staging_half);
+#pragma unroll
+    for (int reg = kFirst / 2; reg < (kFirst + slice_cols(kStaged)) / 2; reg += 2) {
+      const int row = accumulator_row(warp_in_group, lane, reg), col = accumulator_col(lane, reg) - kFirst;
+      if constexpr (kStaged == 2)
+        *reinterpret_cast<std::uint32_t*>(half + staging_byte(row, col, 2)) =
+            gemm::pack_pair<Out>(alpha * acc[reg], alpha * acc[reg + 1]);
+      else
+        *reinterpret_cast<float2*>(half + staging_byte(row, col, 4)) = make_float2(alpha * acc[reg], alpha * acc[reg + 1]);
+    }
+    if (by_tma) {
+      gemm::fence_for_tma();
+      if (leader) gemm::tma_store_wait_read();  // the previous slice's store has read the other half
+    }
+    // The slice is complete in its half, and the other half is free for the next slice (its store
+    // has read it, or every thread has read it back).
+    consumer_sync(consumer);
+    if (by_tma) {
+      if (leader) {  // TMA clips at C's edges
+        gemm::tma_store(&c_map, gemm::shared_address(half), c_box(row0, col0 + kFirst, 0, kStaged), c_policy);
+        gemm::tma_store_commit();
+      }
+    } else {
+#pragma unroll
+      for (int i = 0; i < kReadBacks; ++i) {
+        const StagedChunk chunk = staged_chunk(int(threadIdx.x) % kWarpgroup, i);
+        const int row = row0 + chunk.row, col = col0 + kFirst + chunk.col;
+        if (row < shape.m && col < shape.n)
+          store_run(c + (long long)row * shape.n + col, col, shape,
+                    *reinterpret_cast<const float4*>(half + staging_byte(chunk.row, chunk.col, 4)), beta);
+      }
+    }
+    staging_half ^= 1;
+  }
+};
+
 #endif  // __CUDA_ARCH_FEAT_SM90_ALL
 
 // --- The kernel ---------------------------------------------------------------------------------
@@ -108,32 +355,24 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   constexpr Config cfg = kConfigs[kConfig];
   constexpr int kConsumerWarps = consumers(cfg) * (kWarpgroup / kWarpSize);
-  constexpr int kStageBytes = stage_bytes(cfg);
-  constexpr int kCluster = cfg.cluster;
   static_assert(consumer_registers(cfg) >= registers_at_start(cfg), "setmaxnreg.inc may not lower the count");
-
-  // Stages aligned to the swizzle's 1024-byte period, then the consumers' staging buffers, then
-  // the barriers.
   extern __shared__ __align__(16) unsigned char shared[];
   const std::uint32_t stage0 = (gemm::shared_address(shared) + kSwizzleAtomBytes - 1) & ~std::uint32_t(kSwizzleAtomBytes - 1);
-  const std::uint32_t full0 = stage0 + cfg.stages * kStageBytes + consumers(cfg) * kStagingBytes;
+  const std::uint32_t full0 = stage0 + cfg.stages * stage_bytes(cfg) + consumers(cfg) * kStagingBytes;
   const std::uint32_t empty0 = full0 + cfg.stages * kBarrierBytes;
-  auto full = [&](int stage) { return full0 + std::uint32_t(stage * kBarrierBytes); };
-  auto empty = [&](int stage) { return empty0 + std::uint32_t(stage * kBarrierBytes); };
-
   const TmaOperand a_op = a_operand(shape, kLayout, cfg), b_op = b_operand(shape, kLayout, cfg);
   const int warpgroup = int(threadIdx.x) / kWarpgroup;
   const int unit_count = units(shape, cfg), k_tile_count = k_tiles(shape, cfg);
-  // In a cluster, block `rank` takes tile row unit_row * CLUSTER + rank of each unit (tile_at).
   const int rank = cfg.cluster > 1 ? int(gemm::cluster_rank()) : 0;
   const int cluster = int(blockIdx.x) / cfg.cluster, clusters = int(gridDim.x) / cfg.cluster;
+  const Block block{stage0, full0, empty0, unit_count, k_tile_count, rank, cluster, clusters};
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < cfg.stages; ++s) {
-      gemm::barrier_init(full(s), 1);  // the producer's arrival (+ the copies' bytes, its own and the others')
+      gemm::barrier_init(block.full(s), 1);  // the producer's arrival (+ the copies' bytes, its own and the others')
       // One arrival per consumer warp of every block of the cluster: all of them read what this
       // block's producer writes into the stage.
-      gemm::barrier_init(empty(s), kConsumerWarps * cfg.cluster);
+      gemm::barrier_init(block.empty(s), kConsumerWarps * cfg.cluster);
     }
     gemm::fence_barrier_init();  // visible to TMA
   }
@@ -141,159 +380,14 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
   // nothing may reach it before it is initialised.
   if constexpr (cfg.cluster > 1) gemm::cluster_sync();
   else __syncthreads();
-
   if (warpgroup == 0) {
-    // Producer. Its first pass over the stages finds them empty: waiting on the parity before the
-    // barrier's first phase returns at once.
     gemm::setmaxnreg_dec<kProducerRegisters>();
-    if (threadIdx.x == 0) {
-      int stage = 0;
-      std::uint32_t phase = 0;
-      for (int u = cluster; u < unit_count; u += clusters) {
-        const TileCoord tile = tile_at(u, rank, shape, cfg);
-        const int b_boxes = b_boxes_copied(b_op, narrow_tile(tile.n, shape, cfg));
-        for (int kt = 0; kt < k_tile_count; ++kt) {
-          // Free in every block of the cluster (each one's consumers arrive here too).
-          gemm::barrier_wait(empty(stage), phase ^ 1);
-          // The whole stage lands here, this block's copies and the others' share of B (of a narrow
-          // tile's B, the first box only); out-of-matrix parts count too (zeros).
-          gemm::barrier_arrive_expect_bytes(full(stage), a_tile_bytes(cfg) + b_boxes * box_bytes(b_op));
-          const std::uint32_t a_tile = stage0 + std::uint32_t(stage * kStageBytes), b_tile = a_tile + a_tile_bytes(cfg);
-          for (int box = 0; box < a_op.boxes; ++box)
-            gemm::tma_load(a_tile + box * box_bytes(a_op), &a_map, tma_box(a_op, tile.m * cfg.bm, kt, box, cfg), full(stage));
-          for (int box = rank; box < b_boxes; box += cfg.cluster) {
-            const std::uint32_t into = b_tile + box * box_bytes(b_op);
-            const BoxCoord at = tma_box(b_op, tile.n * cfg.bn, kt, box, cfg);
-            if constexpr (cfg.cluster > 1) gemm::tma_load_multicast(into, &b_map, at, full(stage), (1u << cfg.cluster) - 1);
-            else gemm::tma_load(into, &b_map, at, full(stage));
-          }
-          if (++stage == cfg.stages) stage = 0, phase ^= 1;
-        }
-      }
-      // The other blocks' consumers arrive on this block's barriers until their last k-tile: wait
-      // for every stage's last release before the block may end.
-      if constexpr (cfg.cluster > 1)
-        for (int s = 0; s < cfg.stages; ++s) {
-          gemm::barrier_wait(empty(stage), phase ^ 1);
-          if (++stage == cfg.stages) stage = 0, phase ^= 1;
-        }
-    }
+    if (threadIdx.x == 0) produce_tiles<kConfig>(a_map, b_map, shape, a_op, b_op, block);
   } else {
     gemm::setmaxnreg_inc<consumer_registers(cfg)>();
-    const int consumer = warpgroup - 1;
-    const int warp_in_group = (int(threadIdx.x) / kWarpSize) % (kWarpgroup / kWarpSize);
-    const int lane = int(threadIdx.x) % kWarpSize;
-    const Descriptor a_strides = descriptor_strides(a_op), b_strides = descriptor_strides(b_op);
-    unsigned char* staging = shared + (stage0 - gemm::shared_address(shared)) + cfg.stages * kStageBytes;  // the consumers' buffers
-    const bool store_with_tma = tma_stores_c(shape, beta, int(sizeof(Out)));
-    const bool leader = threadIdx.x % kWarpgroup == 0;  // issues the consumer's TMA stores
-    // C's lines go first when L2 needs room: C is written once and not read again here, while the
-    // tiles of A and B are read by many blocks.
-    const std::uint64_t c_policy = gemm::evict_first_policy();
     float acc[cfg.bn / 2];
-#pragma unroll
-    for (int i = 0; i < cfg.bn / 2; ++i) acc[i] = 0.0f;
-
-    int stage = 0, staging_half = 0;
-    std::uint32_t phase = 0;
-    // A stage is handed back to the producer of every block of the cluster (each wrote into it).
-    auto release = [&](int stage_done) {
-      gemm::barrier_arrive(empty(stage_done));
-      if constexpr (kCluster > 1) gemm::barrier_arrive_in(empty(stage_done), std::uint32_t(rank ^ 1));
-    };
-    // The k-tiles of one tile: n = BN, or for a narrow tile n = 64 into the first accumulators (the
-    // others keep what they held: their columns lie outside C, so nothing reaches C from them).
-    // Each form is a loop of its own, so that nothing but wgmma touches the accumulators between
-    // their issue and the wait.
-    auto multiply_tile = [&](auto n_cols) {
-      constexpr int kCols = decltype(n_cols)::value;
-      float(&d)[kCols / 2] = *reinterpret_cast<float(*)[kCols / 2]>(acc);
-      int previous = -1;  // the stage whose products may still be running
-      for (int kt = 0; kt < k_tile_count; ++kt) {
-        gemm::barrier_wait(full(stage), phase);
-        const std::uint32_t a_tile = stage0 + std::uint32_t(stage * kStageBytes), b_tile = a_tile + a_tile_bytes(cfg);
-        gemm::wgmma_fence();
-        gemm::pin(acc);
-#pragma unroll
-        for (int kk = 0; kk < cfg.bk / kWgmmaK; ++kk)
-          gemm::wgmma_m64k16<In, a_k_major(kLayout) ? 0 : 1, b_k_major(kLayout) ? 0 : 1>(
-              d, wgmma_descriptor(a_tile + operand_offset(a_op, consumer, kk), a_strides),
-              wgmma_descriptor(b_tile + operand_offset(b_op, 0, kk), b_strides), kt > 0 || kk > 0);
-        gemm::wgmma_commit();
-        // One group stays in flight: the previous k-tile's products are done, so its stage can be
-        // handed back to the producer while this one's run.
-        gemm::wgmma_wait<1>();
-        gemm::pin(acc);
-        if (previous >= 0 && lane == 0) release(previous);
-        previous = stage;
-        if (++stage == cfg.stages) stage = 0, phase ^= 1;
-      }
-      gemm::wgmma_wait<0>();
-      gemm::pin(acc);
-      if (lane == 0) release(previous);
-    };
-    for (int u = cluster; u < unit_count; u += clusters) {
-      const TileCoord tile = tile_at(u, rank, shape, cfg);
-      if constexpr (cfg.bn > kNarrowCols) {
-        if (narrow_tile(tile.n, shape, cfg)) multiply_tile(std::integral_constant<int, kNarrowCols>{});
-        else multiply_tile(std::integral_constant<int, cfg.bn>{});
-      } else {
-        multiply_tile(std::integral_constant<int, cfg.bn>{});
-      }
-      if (tile.m >= tiles_m(shape, cfg)) continue;  // below C (a cluster's second tile): nothing to store
-
-      // Epilogue, one slice (a box of C, 64 rows x 128 bytes) at a time, into the two halves of
-      // the staging buffer in turn: the accumulators (times alpha), then to C by TMA,
-      // or read back along the rows of C. 16-bit output (f16, bf16) goes through TMA as
-      // 16 bits (64 columns a slice), everything else is staged as f32 (32 columns).
-      const int row0 = tile.m * cfg.bm + consumer * kWgmmaM, col0 = tile.n * cfg.bn;
-      auto store_tile = [&](auto staged_bytes) {
-        constexpr int kStaged = decltype(staged_bytes)::value, kCols = slice_cols(kStaged);
-        static_for<0, cfg.bn / kCols>([&](auto slice_index) {
-          constexpr int slice = decltype(slice_index)::value;
-          unsigned char* half = staging + staging_half_byte(consumer, staging_half);
-#pragma unroll
-          for (int reg = slice * kCols / 2; reg < (slice + 1) * kCols / 2; reg += 2) {
-            const int row = accumulator_row(warp_in_group, lane, reg), col = accumulator_col(lane, reg) - slice * kCols;
-            if constexpr (kStaged == 2)
-              *reinterpret_cast<std::uint32_t*>(half + staging_byte(row, col, 2)) =
-                  gemm::pack_pair<Out>(alpha * acc[reg], alpha * acc[reg + 1]);
-            else
-              *reinterpret_cast<float2*>(half + staging_byte(row, col, 4)) = make_float2(alpha * acc[reg], alpha * acc[reg + 1]);
-          }
-          if (store_with_tma) {
-            gemm::fence_for_tma();
-            if (leader) gemm::tma_store_wait_read();  // the previous slice's store has read the other half
-          }
-          // The slice is complete in its half, and the other half is free for the next slice (its
-          // store has read it, or every thread has read it back).
-          consumer_sync(consumer);
-          if (store_with_tma) {
-            if (leader) {  // TMA clips at C's edges
-              gemm::tma_store(&c_map, gemm::shared_address(half), c_box(row0, col0, slice, kStaged), c_policy);
-              gemm::tma_store_commit();
-            }
-          } else {
-#pragma unroll
-            for (int i = 0; i < kReadBacks; ++i) {
-              const StagedChunk chunk = staged_chunk(int(threadIdx.x) % kWarpgroup, i);
-              const int row = row0 + chunk.row, col = col0 + slice * kCols + chunk.col;
-              if (row < shape.m && col < shape.n)
-                store_run(c + (long long)row * shape.n + col, col, shape,
-                          *reinterpret_cast<const float4*>(half + staging_byte(chunk.row, chunk.col, 4)), beta);
-            }
-          }
-          staging_half ^= 1;
-        });
-      };
-      if constexpr (sizeof(Out) == 2) {
-        if (store_with_tma) store_tile(std::integral_constant<int, 2>{});
-        else store_tile(std::integral_constant<int, 4>{});
-      } else {
-        store_tile(std::integral_constant<int, 4>{});
-      }
-    }
-    if (store_with_tma && leader) gemm::tma_store_wait_all();
+    Consumer<kLayout, In, Out, kConfig> consumer(c_map, shape, block, alpha, a_op, b_op, beta, c, shared, warpgroup, acc);
+    consumer.consume_tiles();
   }
 #endif  // sm_90a: the harness refuses other GPUs before launching (only_cc)
 }
@@ -312,8 +406,7 @@ void with_kernel(gemm::Layout layout, gemm::InputType dtype, gemm::OutputType ou
       });
 }
 
-inline const void* kernel_for(const gemm::Params& params, gemm::Layout layout, gemm::InputType dtype,
-                              gemm::OutputType out) {
+inline const void* kernel_for(const gemm::Params& params, gemm::Layout layout, gemm::InputType dtype, gemm::OutputType out) {
   const void* function = nullptr;
   with_kernel(layout, dtype, out, params, [&](auto kernel) { function = reinterpret_cast<const void*>(kernel); });
   gemm::allow_dynamic_shared(function, shared_bytes(config_from(params)));
@@ -344,10 +437,10 @@ void launch_kernel(void (*kernel)(CUtensorMap, CUtensorMap, CUtensorMap, GemmSha
   const CUtensorMap b_map = operand_map(p.b, b_operand(p.shape, p.layout, cfg), p.dtype);
   // C as boxes of 128 bytes x 64 rows, only where the kernel stores it with TMA.
   constexpr int kOutBytes = int(sizeof(Out));
-  const CUtensorMap c_map =
-      tma_stores_c(p.shape, p.beta, kOutBytes)
-          ? gemm::tensor_map(p.c, gemm::tensor_map_type<Out>(), kOutBytes, p.shape.n, p.shape.m, c_box_cols(kOutBytes), kWgmmaM)
-          : CUtensorMap{};
+  const CUtensorMap c_map = tma_stores_c(p.shape, p.beta, kOutBytes)
+                                ? gemm::tensor_map(p.c, gemm::tensor_map_type<Out>(), kOutBytes, p.shape.n, p.shape.m,
+                                                   c_box_cols(kOutBytes), kWgmmaM)
+                                : CUtensorMap{};
   const LaunchShape shape = launch_shape(p.shape, cfg, resident_blocks(cfg));
   const gemm::ClusterLaunch launch(shape, cfg.cluster, stream);
   CUDA_CHECK(cudaLaunchKernelEx(&launch.config, kernel, a_map, b_map, c_map, p.shape, p.alpha, p.beta, static_cast<Out*>(p.c)));

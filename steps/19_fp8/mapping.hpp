@@ -299,13 +299,13 @@ GEMM_HD int accumulator_col(int lane, int reg) { return 8 * (reg / 4) + 2 * (lan
 // The epilogue goes through shared memory, because a warp's accumulators span 8 rows of C: stored
 // straight from registers, every store instruction touches 8 cache lines for 256 bytes. Each
 // consumer cuts its 64 x BN results into slices of one C box, 64 rows of 128 bytes (32 f32 or 64
-// f16 columns), and writes them (times alpha) into the two halves of its staging buffer in turn,
+// 16-bit columns), and writes them (times alpha) into the two halves of its staging buffer in turn,
 // laid out as TMA lays out a box with the 128-byte swizzle. Then either one thread
 // stores the box to C with TMA (beta = 0 and C's rows 16-byte aligned: while TMA reads
 // one half, the consumer fills the other, and it goes back to the tensor cores after the last), or
 // the consumer's threads read the slice back along its rows, 4 values each, add beta * C and store
 // (f32 staging). The swizzle spreads a warp's pair writes (8 rows, 4 lanes each) over all 8 bank
-// groups, 4 lanes in each: f16 pairs take the minimum 1 wavefront. f32 pairs take 4, twice the
+// groups, 4 lanes in each: 16-bit pairs take the minimum 1 wavefront. f32 pairs take 4, twice the
 // minimum: the hardware serves 8-byte stores by half-warps, and in each half-warp rows 2i and
 // 2i + 1 share a bank group (XOR with row % 8 keeps a pair of chunks together), which the layout
 // of TMA's box fixes. 8 lanes reading 8 consecutive chunks of a row hit 8 different

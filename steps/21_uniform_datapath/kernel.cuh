@@ -107,12 +107,344 @@ __device__ __forceinline__ void store_run(Out* at, int col, const GemmShape& sha
   }
 }
 
+// --- The block: its shared memory and its tiles -------------------------------------------------
+
+// What every thread of a block knows: where its stages and barriers lie in shared memory (the
+// stages aligned to the swizzle's 1024-byte period, then the consumers' staging buffers, then two
+// barriers per stage), and which units it takes.
+struct Block {
+  std::uint32_t stage0;         // stage 0's shared address
+  std::uint32_t full0, empty0;  // stage 0's barriers: TMA's bytes have landed; the consumers are done
+  int unit_count, k_tile_count;
+  int rank;               // in the cluster: of each unit, the block takes tile row unit_row * CLUSTER + rank
+  int cluster, clusters;  // its cluster takes units cluster, cluster + clusters, ... (tile_at)
+  __device__ __forceinline__ std::uint32_t full(int stage) const {
+    return full0 + std::uint32_t(stage * kBarrierBytes);
+  }
+  __device__ __forceinline__ std::uint32_t empty(int stage) const {
+    return empty0 + std::uint32_t(stage * kBarrierBytes);
+  }
+};
+
+// --- The producer -------------------------------------------------------------------------------
+
+// One thread issues every copy: the k-tiles of the block's tiles in turn, each into the next stage
+// once the consumers of every block of the cluster are done with it. Its first pass over the stages
+// finds them empty: waiting on the parity before the barrier's first phase returns at once.
+template <int kConfig>
+__device__ __forceinline__ void produce_tiles(const CUtensorMap& a_map, const CUtensorMap& b_map, const GemmShape& shape,
+                                              const TmaOperand& a_op, const TmaOperand& b_op, const Block& block) {
+  constexpr Config cfg = kConfigs[kConfig];
+  int stage = 0;
+  std::uint32_t phase = 0;
+  for (int u = block.cluster; u < block.unit_count; u += block.clusters) {
+    const TileCoord tile = tile_at(u, block.rank, shape, cfg);
+    const int b_boxes = b_boxes_copied(b_op, narrow_tile(tile.n, shape, cfg));
+    for (int kt = 0; kt < block.k_tile_count; ++kt) {
+      // Free in every block of the cluster (each one's consumers arrive here too).
+      gemm::barrier_wait(block.empty(stage), phase ^ 1);
+      // The whole stage lands here, this block's copies and the others' share of B (of a narrow
+      // tile's B, the first box only); out-of-matrix parts count too (zeros).
+      gemm::barrier_arrive_expect_bytes(block.full(stage), a_tile_bytes(cfg) + b_boxes * box_bytes(b_op));
+      const std::uint32_t a_tile = block.stage0 + std::uint32_t(stage * stage_bytes(cfg));
+      const std::uint32_t b_tile = a_tile + a_tile_bytes(cfg);
+      for (int box = 0; box < a_op.boxes; ++box)
+        gemm::tma_load(a_tile + box * box_bytes(a_op), &a_map, tma_box(a_op, tile.m * cfg.bm, kt, box, cfg),
+                       block.full(stage));
+      for (int box = block.rank; box < b_boxes; box += cfg.cluster) {
+        const std::uint32_t into = b_tile + box * box_bytes(b_op);
+        const BoxCoord at = tma_box(b_op, tile.n * cfg.bn, kt, box, cfg);
+        if constexpr (cfg.cluster > 1)
+          gemm::tma_load_multicast(into, &b_map, at, block.full(stage), (1u << cfg.cluster) - 1);
+        else
+          gemm::tma_load(into, &b_map, at, block.full(stage));
+      }
+      if (++stage == cfg.stages) stage = 0, phase ^= 1;
+    }
+  }
+  // The other blocks' consumers arrive on this block's barriers until their last k-tile: wait for
+  // every stage's last release before the block may end.
+  if constexpr (cfg.cluster > 1)
+    for (int s = 0; s < cfg.stages; ++s) {
+      gemm::barrier_wait(block.empty(stage), phase ^ 1);
+      if (++stage == cfg.stages) stage = 0, phase ^= 1;
+    }
+}
+
+// --- A consumer ---------------------------------------------------------------------------------
+
+// A consumer warpgroup: 64 rows of the block's tiles, multiplied (multiply_tile) and stored
+// (epilogue), tile after tile (consume_tiles). What it keeps between its phases: its place among
+// the stages and in the staging buffer, and the accumulators.
+//
+// Kernels with uniform_addresses take the consumer's index from a warp-wide minimum (a REDUX,
+// whose result ptxas holds in a uniform register: every lane has the same), so that what is
+// computed from it is uniform too; elsewhere as in step 20.
+template <typename InA, typename InB, typename Out, int kConfig, bool kTmaOnly>
+struct Consumer {
+  static constexpr int kOutBytes = int(sizeof(Out));
+  static constexpr int kBn = kConfigs[kConfig].bn;  // the tile's columns
+  static constexpr bool kPromote = kConfigs[kConfig].promote > 0;
+  static constexpr bool kUniform = uniform_addresses(kConfigs[kConfig], kOutBytes, kTmaOnly);
+  // The epilogue under the next tile's products. With promotion the tensor cores add into
+  // interval_sum, not into the accumulators: once the next tile's first k-tile is issued, the
+  // accumulators still hold the last tile, and nothing needs them until that k-tile's products
+  // are added in. So the last tile's epilogue runs there, while the tensor cores work, rather than
+  // between the tiles, where both consumers store and the tensor cores wait (step 19). Only where
+  // the registers allow it (epilogue_under_next_tile); elsewhere the epilogue follows the tile as
+  // in step 19.
+  static constexpr bool kUnderNextTile = epilogue_under_next_tile(kConfigs[kConfig], kOutBytes, kTmaOnly);
+
+  const CUtensorMap& c_map;
+  const GemmShape& shape;
+  const Block& block;
+  float alpha;
+  const float beta;
+  Out* const c;
+  const int consumer, warp_in_group, lane;
+  const Descriptor strides;
+  // Stage 0's descriptors. A descriptor holds the start address >> 4 in its low 14 bits, and no
+  // address of shared memory carries out of them, so moving a descriptor by a byte offset is
+  // adding offset >> 4 to the 64-bit value.
+  const std::uint64_t a_stage0, b_stage0;
+  unsigned char* const staging;  // the consumers' staging buffers
+  // TMA stores C (tma_stores_c). An int, not a bool: held as a bool, it was computed once into a
+  // predicate that stayed live across the k-loop, and ptxas serialised some kernels' wgmma (C7511).
+  const int store_with_tma;
+  const bool leader;  // issues the consumer's TMA stores
+  // C's lines go first when L2 needs room: C is written once and not read again here, while the
+  // tiles of A and B are read by many blocks.
+  const std::uint64_t c_policy;
+  // The f32 accumulators, and with promotion the tensor cores' sum of the current interval (the
+  // kernel's registers).
+  float (&acc)[kBn / 2];
+  float (&interval_sum)[kPromote ? kBn / 2 : 1];
+  std::uint32_t phase = 0;  // (declared before stage: the order the kernel was tuned with, see store_with_tma)
+  int stage = 0, staging_half = 0;
+
+  __device__ __forceinline__ Consumer(const CUtensorMap& c_map, const GemmShape& shape, const Block& block, float alpha,
+                                      const float* scale_a, const float* scale_b, float beta, Out* c,
+                                      unsigned char* shared, int warpgroup,
+                                      float (&acc)[kBn / 2], float (&interval_sum)[kPromote ? kBn / 2 : 1])
+      : c_map(c_map), shape(shape), block(block),
+        alpha(alpha), beta(beta), c(c),
+        consumer(kUniform ? int(__reduce_min_sync(0xffffffffu, unsigned(warpgroup - 1))) : warpgroup - 1),
+        warp_in_group((int(threadIdx.x) / kWarpSize) % (kWarpgroup / kWarpSize)),
+        lane(int(threadIdx.x) % kWarpSize),
+        strides(descriptor_strides()),
+        a_stage0(wgmma_descriptor(block.stage0 + operand_offset(consumer, 0), strides)),
+        b_stage0(wgmma_descriptor(block.stage0 + a_tile_bytes(kConfigs[kConfig]), strides)),
+        staging(shared + (block.stage0 - gemm::shared_address(shared)) +
+                kConfigs[kConfig].stages * stage_bytes(kConfigs[kConfig])),
+        store_with_tma(tma_stores_c(shape, beta, kOutBytes)),
+        leader(threadIdx.x % kWarpgroup == 0),
+        c_policy(gemm::evict_first_policy()),
+        acc(acc),
+        interval_sum(interval_sum) {
+    // The per-tensor scales multiply alpha once: the kernel sums the FP8 values as they are stored.
+    if (scale_a) this->alpha *= *scale_a;
+    if (scale_b) this->alpha *= *scale_b;
+#pragma unroll
+    for (int i = 0; i < kBn / 2; ++i) acc[i] = 0.0f;
+  }
+
+  // What wgmma adds into: the interval's sum, or without promotion the accumulators themselves.
+  __device__ __forceinline__ float (&chain())[kBn / 2] {
+    return *reinterpret_cast<float(*)[kBn / 2]>(kPromote ? interval_sum : acc);
+  }
+
+  // The consumer's main loop: each of the block's tiles multiplied, then stored, after the tile or
+  // (kUnderNextTile, where TMA stores C) under the next tile's first products.
+  __device__ __forceinline__ void consume_tiles() {
+    constexpr Config cfg = kConfigs[kConfig];
+    const bool store_under_next_tile = kUnderNextTile && store_with_tma;
+    bool pending = false;  // the tile last multiplied, not yet stored
+    TileCoord last{};
+    // Under the next tile's first products: the last tile's epilogue, then fresh accumulators.
+    auto under_first_products = [&] {
+      if (pending) epilogue<true>(last);
+      pending = false;
+#pragma unroll
+      for (int i = 0; i < kBn / 2; ++i) acc[i] = 0.0f;  // the interval sums of the new tile add into these
+    };
+    for (int u = block.cluster; u < block.unit_count; u += block.clusters) {
+      const TileCoord tile = tile_at(u, block.rank, shape, cfg);
+      if constexpr (cfg.bn > kNarrowCols) {
+        if (narrow_tile(tile.n, shape, cfg)) multiply_tile<kNarrowCols>(under_first_products);
+        else multiply_tile<cfg.bn>(under_first_products);
+      } else {
+        multiply_tile<cfg.bn>(under_first_products);
+      }
+      if (tile.m >= tiles_m(shape, cfg)) continue;  // below C (a cluster's second tile): nothing to store
+      if (store_under_next_tile) pending = true, last = tile;
+      else epilogue<false>(tile);
+    }
+    if constexpr (kUnderNextTile)
+      if (pending) epilogue<true>(last);
+    if (store_with_tma && leader) gemm::tma_store_wait_all();
+  }
+
+  // A stage is handed back to the producer of every block of the cluster (each wrote into it).
+  __device__ __forceinline__ void release(int stage_done) const {
+    gemm::barrier_arrive(block.empty(stage_done));
+    if constexpr (kConfigs[kConfig].cluster > 1)
+      gemm::barrier_arrive_in(block.empty(stage_done), std::uint32_t(block.rank ^ 1));
+  }
+
+  // The k-tiles of one tile: n = BN, or for a narrow tile n = 64 into the first accumulators (the
+  // others keep what they held: their columns lie outside C, so nothing reaches C from them).
+  // Each form is a loop of its own, so that nothing but wgmma touches the accumulators between
+  // their issue and the wait.
+  //
+  // Without promotion (PROMOTE = 0) the tensor cores sum all of K into the accumulators, as in
+  // step 18. With it, they sum each interval of PROMOTE k-tiles into interval_sum, starting afresh
+  // (accumulate = 0 on the interval's first k-step); at the interval's end the consumer waits for
+  // its products and adds their sum into the f32 accumulators. That wait leaves none of this
+  // warpgroup's products in flight while it adds (the other consumer's keep the tensor cores busy
+  // meanwhile, where the two are out of step). With kUnderNextTile, under_first_products (the
+  // last tile's epilogue, then fresh accumulators) runs while the first k-tile's products do.
+  template <int kCols, typename Under>
+  __device__ __forceinline__ void multiply_tile(Under&& under_first_products) {
+    int previous = -1;    // the stage whose products may still be running
+    int in_interval = 0;  // k-tiles of the current interval before this one
+    if constexpr (kUnderNextTile) {
+      // The first k-tile apart, so that what runs under its products is not inside the loop.
+      multiply_k_tile<kCols>(0, previous, in_interval, under_first_products);
+      for (int kt = 1; kt < block.k_tile_count; ++kt) multiply_k_tile<kCols>(kt, previous, in_interval, [] {});
+    } else {
+      if constexpr (kPromote) {
+#pragma unroll
+        for (int i = 0; i < kCols / 2; ++i) acc[i] = 0.0f;
+      }
+      for (int kt = 0; kt < block.k_tile_count; ++kt) multiply_k_tile<kCols>(kt, previous, in_interval, [] {});
+    }
+    gemm::wgmma_wait<0>();
+    gemm::pin(chain());
+    if (previous >= 0 && lane == 0) release(previous);
+  }
+
+  // One k-tile of the tile; under_products runs while its products are in flight.
+  template <int kCols, typename Under>
+  __device__ __forceinline__ void multiply_k_tile(int kt, int& previous, int& in_interval, Under&& under_products) {
+    constexpr Config cfg = kConfigs[kConfig];
+    float(&sum)[kCols / 2] = *reinterpret_cast<float(*)[kCols / 2]>(acc);
+    float(&d)[kCols / 2] = *reinterpret_cast<float(*)[kCols / 2]>(chain());
+    gemm::barrier_wait(block.full(stage), phase);
+    [[maybe_unused]] const std::uint32_t a_tile = block.stage0 + std::uint32_t(stage * stage_bytes(cfg)),
+                                         b_tile = a_tile + a_tile_bytes(cfg);
+    gemm::wgmma_fence();
+    gemm::pin(chain());
+    const bool fresh = kPromote ? in_interval == 0 : kt == 0;  // the first k-step overwrites d
+#pragma unroll
+    for (int kk = 0; kk < cfg.bk / kWgmmaK; ++kk) {
+      if constexpr (kUniform) {  // stage 0's descriptors moved by the stage and the k-step
+        const std::uint64_t at = descriptor_offset(stage_bytes(cfg), stage, kk);
+        gemm::wgmma_m64k32<InA, InB>(d, a_stage0 + at, b_stage0 + at, !fresh || kk > 0);
+      } else {
+        gemm::wgmma_m64k32<InA, InB>(d, wgmma_descriptor(a_tile + operand_offset(consumer, kk), strides),
+                                     wgmma_descriptor(b_tile + operand_offset(0, kk), strides), !fresh || kk > 0);
+      }
+    }
+    gemm::wgmma_commit();
+    under_products();
+    if (kPromote && (++in_interval == cfg.promote || kt == block.k_tile_count - 1)) {
+      // Promotion: this interval's products are done (so are its stages), and their sum is added
+      // in f32.
+      gemm::wgmma_wait<0>();
+      gemm::pin(chain());
+      if (lane == 0) {
+        if (previous >= 0) release(previous);
+        release(stage);
+      }
+      previous = -1;
+      in_interval = 0;
+#pragma unroll
+      for (int i = 0; i < kCols / 2; ++i) sum[i] += d[i];
+    } else {
+      // One group stays in flight: the previous k-tile's products are done, so its stage can be
+      // handed back to the producer while this one's run.
+      gemm::wgmma_wait<1>();
+      gemm::pin(chain());
+      if (previous >= 0 && lane == 0) release(previous);
+      previous = stage;
+    }
+    if (++stage == cfg.stages) stage = 0, phase ^= 1;
+  }
+
+  // Epilogue: the tile's results to C, as store_path says (mapping.hpp). 16-bit output goes
+  // through TMA as 16 bits (64 columns a slice), everything else is staged as f32 (32 columns).
+  template <bool kUnderNext>
+  __device__ __forceinline__ void epilogue(const TileCoord& tile) {
+    constexpr StorePath kPath = store_path(kConfigs[kConfig], kOutBytes, kTmaOnly, kUnderNext);
+    const int row0 = tile.m * kConfigs[kConfig].bm + consumer * kWgmmaM, col0 = tile.n * kBn;
+    if constexpr (kPath == StorePath::tma) {
+      store_tile<kOutBytes>(row0, col0, true);
+    } else if constexpr (kOutBytes == 2) {
+      if (store_with_tma) store_tile<2>(row0, col0, store_with_tma);
+      else store_tile<4>(row0, col0, store_with_tma);
+    } else {
+      store_tile<4>(row0, col0, store_with_tma);  // f32 staging serves both
+    }
+  }
+
+  // The tile one slice (a box of C, 64 rows x 128 bytes) at a time, into the two halves of the
+  // staging buffer in turn: the accumulators (times alpha), then to C by TMA (by_tma) or read back
+  // along the rows of C.
+  template <int kStaged>
+  __device__ __forceinline__ void store_tile(int row0, int col0, bool by_tma) {
+    static_for<0, kBn / slice_cols(kStaged)>(
+        [&](auto slice) { store_slice<kStaged, decltype(slice)::value>(row0, col0, by_tma); });
+  }
+
+  // One slice: the accumulators of its columns (from kFirst), times alpha, into its half of the
+  // staging buffer, in C's type (kStaged = 2) or as f32; then one thread hands it to TMA, or every
+  // thread reads runs of it back along the rows of C, adds beta * C and stores them. (One function:
+  // with those three parts in functions of their own, ptxas serialised some kernels' wgmma, C7511.)
+  template <int kStaged, int kSlice>
+  __device__ __forceinline__ void store_slice(int row0, int col0, bool by_tma) {
+    constexpr int kFirst = kSlice * slice_cols(kStaged);
+    unsigned char* half = staging + staging_half_byte(consumer, staging_half);
+#pragma unroll
+    for (int reg = kFirst / 2; reg < (kFirst + slice_cols(kStaged)) / 2; reg += 2) {
+      const int row = accumulator_row(warp_in_group, lane, reg), col = accumulator_col(lane, reg) - kFirst;
+      if constexpr (kStaged == 2)
+        *reinterpret_cast<std::uint32_t*>(half + staging_byte(row, col, 2)) =
+            gemm::pack_pair<Out>(alpha * acc[reg], alpha * acc[reg + 1]);
+      else
+        *reinterpret_cast<float2*>(half + staging_byte(row, col, 4)) = make_float2(alpha * acc[reg], alpha * acc[reg + 1]);
+    }
+    if (by_tma) {
+      gemm::fence_for_tma();
+      if (leader) gemm::tma_store_wait_read();  // the previous slice's store has read the other half
+    }
+    // The slice is complete in its half, and the other half is free for the next slice (its store
+    // has read it, or every thread has read it back).
+    consumer_sync(consumer);
+    if (by_tma) {
+      if (leader) {  // TMA clips at C's edges
+        gemm::tma_store(&c_map, gemm::shared_address(half), c_box(row0, col0 + kFirst, 0, kStaged), c_policy);
+        gemm::tma_store_commit();
+      }
+    } else {
+#pragma unroll
+      for (int i = 0; i < kReadBacks; ++i) {
+        const StagedChunk chunk = staged_chunk(int(threadIdx.x) % kWarpgroup, i);
+        const int row = row0 + chunk.row, col = col0 + kFirst + chunk.col;
+        if (row < shape.m && col < shape.n)
+          store_run(c + (long long)row * shape.n + col, col, shape,
+                    *reinterpret_cast<const float4*>(half + staging_byte(chunk.row, chunk.col, 4)), beta);
+      }
+    }
+    staging_half ^= 1;
+  }
+};
+
 #endif  // __CUDA_ARCH_FEAT_SM90_ALL
 
 // --- The kernel ---------------------------------------------------------------------------------
 
-// kTmaOnly: compiled with TMA's store path alone (has_tma_only_kernel),
-// for the problems where it stores C (launches_tma_only_kernel).
+// kTmaOnly: compiled with TMA's store path alone (has_tma_only_kernel), for the problems where it
+// stores C (launches_tma_only_kernel).
 template <typename InA, typename InB, typename Out, int kConfig, bool kTmaOnly>
 __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
     fp8_gemm(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
@@ -121,32 +453,24 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   constexpr Config cfg = kConfigs[kConfig];
   constexpr int kConsumerWarps = consumers(cfg) * (kWarpgroup / kWarpSize);
-  constexpr int kStageBytes = stage_bytes(cfg);
-  constexpr int kCluster = cfg.cluster;
   static_assert(consumer_registers(cfg) >= registers_at_start(cfg), "setmaxnreg.inc may not lower the count");
-
-  // Stages aligned to the swizzle's 1024-byte period, then the consumers' staging buffers, then
-  // the barriers.
   extern __shared__ __align__(16) unsigned char shared[];
   const std::uint32_t stage0 = (gemm::shared_address(shared) + kSwizzleAtomBytes - 1) & ~std::uint32_t(kSwizzleAtomBytes - 1);
-  const std::uint32_t full0 = stage0 + cfg.stages * kStageBytes + consumers(cfg) * kStagingBytes;
+  const std::uint32_t full0 = stage0 + cfg.stages * stage_bytes(cfg) + consumers(cfg) * kStagingBytes;
   const std::uint32_t empty0 = full0 + cfg.stages * kBarrierBytes;
-  auto full = [&](int stage) { return full0 + std::uint32_t(stage * kBarrierBytes); };
-  auto empty = [&](int stage) { return empty0 + std::uint32_t(stage * kBarrierBytes); };
-
   const TmaOperand a_op = a_operand(shape, cfg), b_op = b_operand(shape, cfg);
   const int warpgroup = int(threadIdx.x) / kWarpgroup;
   const int unit_count = units(shape, cfg), k_tile_count = k_tiles(shape, cfg);
-  // In a cluster, block `rank` takes tile row unit_row * CLUSTER + rank of each unit (tile_at).
   const int rank = cfg.cluster > 1 ? int(gemm::cluster_rank()) : 0;
   const int cluster = int(blockIdx.x) / cfg.cluster, clusters = int(gridDim.x) / cfg.cluster;
+  const Block block{stage0, full0, empty0, unit_count, k_tile_count, rank, cluster, clusters};
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < cfg.stages; ++s) {
-      gemm::barrier_init(full(s), 1);  // the producer's arrival (+ the copies' bytes, its own and the others')
+      gemm::barrier_init(block.full(s), 1);  // the producer's arrival (+ the copies' bytes, its own and the others')
       // One arrival per consumer warp of every block of the cluster: all of them read what this
       // block's producer writes into the stage.
-      gemm::barrier_init(empty(s), kConsumerWarps * cfg.cluster);
+      gemm::barrier_init(block.empty(s), kConsumerWarps * cfg.cluster);
     }
     gemm::fence_barrier_init();  // visible to TMA
   }
@@ -154,250 +478,16 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
   // nothing may reach it before it is initialised.
   if constexpr (cfg.cluster > 1) gemm::cluster_sync();
   else __syncthreads();
-
   if (warpgroup == 0) {
-    // Producer. Its first pass over the stages finds them empty: waiting on the parity before the
-    // barrier's first phase returns at once.
     gemm::setmaxnreg_dec<kProducerRegisters>();
-    if (threadIdx.x == 0) {
-      int stage = 0;
-      std::uint32_t phase = 0;
-      for (int u = cluster; u < unit_count; u += clusters) {
-        const TileCoord tile = tile_at(u, rank, shape, cfg);
-        const int b_boxes = b_boxes_copied(b_op, narrow_tile(tile.n, shape, cfg));
-        for (int kt = 0; kt < k_tile_count; ++kt) {
-          // Free in every block of the cluster (each one's consumers arrive here too).
-          gemm::barrier_wait(empty(stage), phase ^ 1);
-          // The whole stage lands here, this block's copies and the others' share of B (of a narrow
-          // tile's B, the first box only); out-of-matrix parts count too (zeros).
-          gemm::barrier_arrive_expect_bytes(full(stage), a_tile_bytes(cfg) + b_boxes * box_bytes(b_op));
-          const std::uint32_t a_tile = stage0 + std::uint32_t(stage * kStageBytes), b_tile = a_tile + a_tile_bytes(cfg);
-          for (int box = 0; box < a_op.boxes; ++box)
-            gemm::tma_load(a_tile + box * box_bytes(a_op), &a_map, tma_box(a_op, tile.m * cfg.bm, kt, box, cfg), full(stage));
-          for (int box = rank; box < b_boxes; box += cfg.cluster) {
-            const std::uint32_t into = b_tile + box * box_bytes(b_op);
-            const BoxCoord at = tma_box(b_op, tile.n * cfg.bn, kt, box, cfg);
-            if constexpr (cfg.cluster > 1) gemm::tma_load_multicast(into, &b_map, at, full(stage), (1u << cfg.cluster) - 1);
-            else gemm::tma_load(into, &b_map, at, full(stage));
-          }
-          if (++stage == cfg.stages) stage = 0, phase ^= 1;
-        }
-      }
-      // The other blocks' consumers arrive on this block's barriers until their last k-tile: wait
-      // for every stage's last release before the block may end.
-      if constexpr (cfg.cluster > 1)
-        for (int s = 0; s < cfg.stages; ++s) {
-          gemm::barrier_wait(empty(stage), phase ^ 1);
-          if (++stage == cfg.stages) stage = 0, phase ^= 1;
-        }
-    }
+    if (threadIdx.x == 0) produce_tiles<kConfig>(a_map, b_map, shape, a_op, b_op, block);
   } else {
     gemm::setmaxnreg_inc<consumer_registers(cfg)>();
-    // Kernels with uniform_addresses: the consumer's index from a warp-wide minimum (a REDUX, whose
-    // result ptxas holds in a uniform register: every lane has the same), so that what is computed
-    // from it is uniform too; elsewhere as in step 20.
-    constexpr bool kUniform = uniform_addresses(cfg, int(sizeof(Out)), kTmaOnly);
-    const int consumer = kUniform ? int(__reduce_min_sync(0xffffffffu, unsigned(warpgroup - 1))) : warpgroup - 1;
-    const int warp_in_group = (int(threadIdx.x) / kWarpSize) % (kWarpgroup / kWarpSize);
-    const int lane = int(threadIdx.x) % kWarpSize;
-    const Descriptor strides = descriptor_strides();
-    // Stage 0's descriptors. A descriptor holds the start address >> 4 in its low 14 bits, and no
-    // address of shared memory carries out of them, so moving a descriptor by a byte offset is
-    // adding offset >> 4 to the 64-bit value.
-    const std::uint64_t a_stage0 = wgmma_descriptor(stage0 + operand_offset(consumer, 0), strides);
-    const std::uint64_t b_stage0 = wgmma_descriptor(stage0 + a_tile_bytes(cfg), strides);
-    unsigned char* staging = shared + (stage0 - gemm::shared_address(shared)) + cfg.stages * kStageBytes;  // the consumers' buffers
-    const bool store_with_tma = tma_stores_c(shape, beta, int(sizeof(Out)));
-    const bool leader = threadIdx.x % kWarpgroup == 0;  // issues the consumer's TMA stores
-    // C's lines go first when L2 needs room: C is written once and not read again here, while the
-    // tiles of A and B are read by many blocks.
-    const std::uint64_t c_policy = gemm::evict_first_policy();
-    // The per-tensor scales multiply alpha once: the kernel sums the FP8 values as they are stored.
-    if (scale_a) alpha *= *scale_a;
-    if (scale_b) alpha *= *scale_b;
-    // The f32 accumulators, and with promotion the tensor cores' sum of the current interval.
-    constexpr bool kPromote = cfg.promote > 0;
     float acc[cfg.bn / 2];
-    float interval_sum[kPromote ? cfg.bn / 2 : 1];
-    // What wgmma adds into: the interval's sum, or without promotion the accumulators themselves.
-    auto& chain = *reinterpret_cast<float(*)[cfg.bn / 2]>(kPromote ? interval_sum : acc);
-#pragma unroll
-    for (int i = 0; i < cfg.bn / 2; ++i) acc[i] = 0.0f;
-
-    // The epilogue under the next tile's products. With promotion the tensor cores add into
-    // interval_sum, not into the accumulators: once the next tile's first k-tile is issued, the
-    // accumulators still hold the last tile, and nothing needs them until that k-tile's products
-    // are added in. So the last tile's epilogue runs there, while the tensor cores work, rather
-    // than between the tiles, where both consumers store and the tensor cores wait (step 19).
-    // Only where the registers allow it (epilogue_under_next_tile); elsewhere the epilogue follows
-    // the tile as in step 19.
-    constexpr bool kUnderNextTile = epilogue_under_next_tile(cfg, int(sizeof(Out)), kTmaOnly);
-    int stage = 0, staging_half = 0;
-    std::uint32_t phase = 0;
-    // A stage is handed back to the producer of every block of the cluster (each wrote into it).
-    auto release = [&](int stage_done) {
-      gemm::barrier_arrive(empty(stage_done));
-      if constexpr (kCluster > 1) gemm::barrier_arrive_in(empty(stage_done), std::uint32_t(rank ^ 1));
-    };
-    // The k-tiles of one tile: n = BN, or for a narrow tile n = 64 into the first accumulators (the
-    // others keep what they held: their columns lie outside C, so nothing reaches C from them).
-    // Each form is a loop of its own, so that nothing but wgmma touches the accumulators between
-    // their issue and the wait.
-    //
-    // Without promotion (PROMOTE = 0) the tensor cores sum all of K into the accumulators, as in
-    // step 18. With it, they sum each interval of PROMOTE k-tiles into interval_sum, starting afresh
-    // (accumulate = 0 on the interval's first k-step); at the interval's end the consumer waits for
-    // its products and adds their sum into the f32 accumulators. That wait leaves none of this
-    // warpgroup's products in flight while it adds (the other consumer's keep the tensor cores busy
-    // meanwhile, where the two are out of step). With kUnderNextTile, under_first_products (the
-    // last tile's epilogue, then fresh accumulators) runs while the first k-tile's products do.
-    auto multiply_tile = [&](auto n_cols, auto&& under_first_products) {
-      constexpr int kCols = decltype(n_cols)::value;
-      float(&sum)[kCols / 2] = *reinterpret_cast<float(*)[kCols / 2]>(acc);
-      float(&d)[kCols / 2] = *reinterpret_cast<float(*)[kCols / 2]>(chain);
-      int previous = -1;    // the stage whose products may still be running
-      int in_interval = 0;  // k-tiles of the current interval before this one
-      // One k-tile; `under_products` runs while its products are in flight.
-      auto k_step = [&](int kt, auto&& under_products) {
-        gemm::barrier_wait(full(stage), phase);
-        [[maybe_unused]] const std::uint32_t a_tile = stage0 + std::uint32_t(stage * kStageBytes),
-                                             b_tile = a_tile + a_tile_bytes(cfg);
-        gemm::wgmma_fence();
-        gemm::pin(chain);
-        const bool fresh = kPromote ? in_interval == 0 : kt == 0;  // the first k-step overwrites d
-#pragma unroll
-        for (int kk = 0; kk < cfg.bk / kWgmmaK; ++kk) {
-          if constexpr (kUniform) {  // stage 0's descriptors moved by the stage and the k-step
-            const std::uint64_t at = descriptor_offset(kStageBytes, stage, kk);
-            gemm::wgmma_m64k32<InA, InB>(d, a_stage0 + at, b_stage0 + at, !fresh || kk > 0);
-          } else {
-            gemm::wgmma_m64k32<InA, InB>(d, wgmma_descriptor(a_tile + operand_offset(consumer, kk), strides),
-                                         wgmma_descriptor(b_tile + operand_offset(0, kk), strides), !fresh || kk > 0);
-          }
-        }
-        gemm::wgmma_commit();
-        under_products();
-        if (kPromote && (++in_interval == cfg.promote || kt == k_tile_count - 1)) {
-          // Promotion: this interval's products are done (so are its stages), and their sum is
-          // added in f32.
-          gemm::wgmma_wait<0>();
-          gemm::pin(chain);
-          if (lane == 0) {
-            if (previous >= 0) release(previous);
-            release(stage);
-          }
-          previous = -1;
-          in_interval = 0;
-#pragma unroll
-          for (int i = 0; i < kCols / 2; ++i) sum[i] += d[i];
-        } else {
-          // One group stays in flight: the previous k-tile's products are done, so its stage can
-          // be handed back to the producer while this one's run.
-          gemm::wgmma_wait<1>();
-          gemm::pin(chain);
-          if (previous >= 0 && lane == 0) release(previous);
-          previous = stage;
-        }
-        if (++stage == cfg.stages) stage = 0, phase ^= 1;
-      };
-      if constexpr (kUnderNextTile) {
-        // The first k-tile apart, so that what runs under its products is not inside the loop.
-        k_step(0, under_first_products);
-        for (int kt = 1; kt < k_tile_count; ++kt) k_step(kt, [] {});
-      } else {
-        if constexpr (kPromote) {
-#pragma unroll
-          for (int i = 0; i < kCols / 2; ++i) sum[i] = 0.0f;
-        }
-        for (int kt = 0; kt < k_tile_count; ++kt) k_step(kt, [] {});
-      }
-      gemm::wgmma_wait<0>();
-      gemm::pin(chain);
-      if (previous >= 0 && lane == 0) release(previous);
-    };
-    // Epilogue, one slice (a box of C, 64 rows x 128 bytes) at a time, into the two halves of
-    // the staging buffer in turn: the accumulators (times alpha), then to C by TMA,
-    // or read back along the rows of C. 16-bit output (f16, bf16) goes through TMA as
-    // 16 bits (64 columns a slice), everything else is staged as f32 (32 columns).
-    auto epilogue = [&](const TileCoord& tile, auto only_by_tma) {
-      const int row0 = tile.m * cfg.bm + consumer * kWgmmaM, col0 = tile.n * cfg.bn;
-      // by_tma: store_with_tma, or true where the caller knows it is.
-      auto store_tile = [&](auto staged_bytes, bool by_tma) {
-        constexpr int kStaged = decltype(staged_bytes)::value, kCols = slice_cols(kStaged);
-        static_for<0, cfg.bn / kCols>([&](auto slice_index) {
-          constexpr int slice = decltype(slice_index)::value;
-          unsigned char* half = staging + staging_half_byte(consumer, staging_half);
-#pragma unroll
-          for (int reg = slice * kCols / 2; reg < (slice + 1) * kCols / 2; reg += 2) {
-            const int row = accumulator_row(warp_in_group, lane, reg), col = accumulator_col(lane, reg) - slice * kCols;
-            if constexpr (kStaged == 2)
-              *reinterpret_cast<std::uint32_t*>(half + staging_byte(row, col, 2)) =
-                  gemm::pack_pair<Out>(alpha * acc[reg], alpha * acc[reg + 1]);
-            else
-              *reinterpret_cast<float2*>(half + staging_byte(row, col, 4)) = make_float2(alpha * acc[reg], alpha * acc[reg + 1]);
-          }
-          if (by_tma) {
-            gemm::fence_for_tma();
-            if (leader) gemm::tma_store_wait_read();  // the previous slice's store has read the other half
-          }
-          // The slice is complete in its half, and the other half is free for the next slice (its
-          // store has read it, or every thread has read it back).
-          consumer_sync(consumer);
-          if (by_tma) {
-            if (leader) {  // TMA clips at C's edges
-              gemm::tma_store(&c_map, gemm::shared_address(half), c_box(row0, col0, slice, kStaged), c_policy);
-              gemm::tma_store_commit();
-            }
-          } else {
-#pragma unroll
-            for (int i = 0; i < kReadBacks; ++i) {
-              const StagedChunk chunk = staged_chunk(int(threadIdx.x) % kWarpgroup, i);
-              const int row = row0 + chunk.row, col = col0 + slice * kCols + chunk.col;
-              if (row < shape.m && col < shape.n)
-                store_run(c + (long long)row * shape.n + col, col, shape,
-                          *reinterpret_cast<const float4*>(half + staging_byte(chunk.row, chunk.col, 4)), beta);
-            }
-          }
-          staging_half ^= 1;
-        });
-      };
-      if constexpr (decltype(only_by_tma)::value) {
-        store_tile(std::integral_constant<int, int(sizeof(Out))>{}, true);
-      } else if constexpr (sizeof(Out) == 2 && kTmaOnly) {
-        store_tile(std::integral_constant<int, 2>{}, true);
-      } else if constexpr (sizeof(Out) == 2) {
-        if (store_with_tma) store_tile(std::integral_constant<int, 2>{}, store_with_tma);
-        else store_tile(std::integral_constant<int, 4>{}, store_with_tma);
-      } else {
-        store_tile(std::integral_constant<int, 4>{}, store_with_tma);
-      }
-    };
-    // The epilogue under the next tile's first products (kUnderNextTile), where TMA
-    // stores C; else after the tile.
-    const bool store_under_next_tile = kUnderNextTile && store_with_tma;
-    bool pending = false;  // the tile last multiplied, not yet stored
-    TileCoord last{};
-    auto under_first_products = [&] {
-      if (pending) epilogue(last, std::true_type{});
-      pending = false;
-#pragma unroll
-      for (int i = 0; i < cfg.bn / 2; ++i) acc[i] = 0.0f;  // the interval sums of the new tile add into these
-    };
-    for (int u = cluster; u < unit_count; u += clusters) {
-      const TileCoord tile = tile_at(u, rank, shape, cfg);
-      if constexpr (cfg.bn > kNarrowCols) {
-        if (narrow_tile(tile.n, shape, cfg)) multiply_tile(std::integral_constant<int, kNarrowCols>{}, under_first_products);
-        else multiply_tile(std::integral_constant<int, cfg.bn>{}, under_first_products);
-      } else {
-        multiply_tile(std::integral_constant<int, cfg.bn>{}, under_first_products);
-      }
-      if (tile.m >= tiles_m(shape, cfg)) continue;  // below C (a cluster's second tile): nothing to store
-      if (store_under_next_tile) pending = true, last = tile;
-      else epilogue(tile, std::false_type{});
-    }
-    if constexpr (kUnderNextTile)
-      if (pending) epilogue(last, std::true_type{});
-    if (store_with_tma && leader) gemm::tma_store_wait_all();
+    float interval_sum[cfg.promote > 0 ? cfg.bn / 2 : 1];
+    Consumer<InA, InB, Out, kConfig, kTmaOnly> consumer(c_map, shape, block, alpha, scale_a, scale_b, beta, c, shared,
+                                                        warpgroup, acc, interval_sum);
+    consumer.consume_tiles();
   }
 #endif  // sm_90a: the harness refuses other GPUs before launching (only_cc)
 }

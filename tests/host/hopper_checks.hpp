@@ -456,7 +456,7 @@ void expect_same_trace(const TraceProblem& problem, const LaunchShape& launch, T
     }
 }
 
-// The FP8 steps' configurations (steps 19-22: the same fields), named for a failure message, and
+// The FP8 steps' configurations (every FP8 step has the same fields), named for a failure message, and
 // compared field by field across two steps.
 template <typename Config>
 std::string config_name(const Config& c) {
@@ -509,6 +509,45 @@ void expect_same_traces(int configs) {
                         config_name(after));
     }
   }
+}
+
+// The epilogue's store path (store_path, in the steps whose kernels are compiled twice, with a
+// TMA-only twin) for every compiled kernel and the problems that launch it: a tile reaches C by TMA
+// exactly where TMA may store it (tma_stores_c: beta = 0 and C's rows on 16 bytes), by the
+// read-back path elsewhere, whether its kernel has one path or both and whether the tile goes under
+// the next one's products. `kernel_choice(c, out_bytes, tma_only, under_next_tile)` is what the
+// kernel's epilogue chose before store_path named it (its if-constexpr chain, written in the
+// step's test), which store_path must return for every compiled kernel. Step names the functions
+// (fp8_steps.hpp, StorePathStep).
+template <typename Step, typename KernelChoice>
+void expect_store_path_follows_the_problem(KernelChoice kernel_choice) {
+  using Path = typename Step::StorePath;
+  int by_tma = 0, read_back = 0;
+  for (const auto& c : Step::kConfigs)
+    for (const int out_bytes : {2, 4})
+      for (const bool tma_only : {false, true}) {
+        if (tma_only && !Step::has_tma_only_kernel(c, out_bytes)) continue;  // no such kernel
+        const std::string kernel = config_name(c) + " out " + std::to_string(out_bytes) + (tma_only ? " TMA only" : "");
+        for (const bool under : {false, true}) {
+          if (under && !Step::epilogue_under_next_tile(c, out_bytes, tma_only)) continue;  // not in this kernel
+          EXPECT_EQ(int(Step::store_path(c, out_bytes, tma_only, under)), int(kernel_choice(c, out_bytes, tma_only, under)))
+              << kernel << (under ? ", under the next tile" : "");
+        }
+        // C's rows 16-byte aligned or not (N = 512, 514), beta 0 or not.
+        for (const GemmShape& shape : {GemmShape{256, 512, 256}, GemmShape{256, 514, 256}})
+          for (const float beta : {0.0f, 0.5f}) {
+            if (Step::launches_tma_only_kernel(c, shape, beta, out_bytes) != tma_only) continue;  // its twin runs it
+            const bool tma_may_store = Step::tma_stores_c(shape, beta, out_bytes);
+            // The kernel's rule: a tile goes under the next one only where TMA stores C.
+            const bool under = tma_may_store && Step::epilogue_under_next_tile(c, out_bytes, tma_only);
+            const Path path = Step::store_path(c, out_bytes, tma_only, under);
+            const bool stored_by_tma = path == Path::tma || (path == Path::tma_or_read_back && tma_may_store);
+            EXPECT_EQ(stored_by_tma, tma_may_store) << kernel << ", N = " << shape.n << ", beta = " << beta;
+            ++(stored_by_tma ? by_tma : read_back);
+          }
+      }
+  EXPECT_GT(by_tma, 0);
+  EXPECT_GT(read_back, 0);
 }
 
 }  // namespace gemm::hopper_testing

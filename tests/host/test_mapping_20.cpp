@@ -64,6 +64,17 @@ TEST(Mapping20, EpilogueUnderNextTileWhereTheRegistersAllowIt) {
 
 // Nothing else changes: the compiled configurations and their rule, the tile by shape, the
 // persistent order and launch, and the trace (f32 output, which the change does not touch).
+// The epilogue's store path (store_path): what the kernel's if-constexpr chain chose before, by TMA
+// under the next tile and in the TMA-only kernel, else either path as the problem says; and a tile
+// goes by TMA exactly where TMA may store C.
+TEST(Mapping20, StorePathFollowsTheProblem) {
+  gemm::hopper_testing::expect_store_path_follows_the_problem<gemm::fp8_testing::StorePaths20>(
+      [](const step20::Config&, int out_bytes, bool tma_only, bool under_next_tile) {
+        if (under_next_tile || (out_bytes == 2 && tma_only)) return step20::StorePath::tma;
+        return step20::StorePath::tma_or_read_back;
+      });
+}
+
 TEST(Mapping20, EverythingElseIsStep19s) {
   ASSERT_EQ(step20::kConfigCount, step19::kConfigCount);
   for (int i = 0; i < step20::kConfigCount; ++i) {

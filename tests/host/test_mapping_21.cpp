@@ -79,6 +79,15 @@ TEST(Mapping21, UniformAddressesWhereThereIsRoomAndItIsFaster) {
 
 // Nothing else changes: the compiled configurations and their rules (step 20's included), the tile
 // by shape, the persistent order and launch, and the trace (the change is not a memory instruction).
+// The epilogue's store path, as in step 20 (test_mapping_20.cpp).
+TEST(Mapping21, StorePathFollowsTheProblem) {
+  gemm::hopper_testing::expect_store_path_follows_the_problem<gemm::fp8_testing::StorePaths21>(
+      [](const step21::Config&, int out_bytes, bool tma_only, bool under_next_tile) {
+        if (under_next_tile || (out_bytes == 2 && tma_only)) return step21::StorePath::tma;
+        return step21::StorePath::tma_or_read_back;
+      });
+}
+
 TEST(Mapping21, EverythingElseIsStep20s) {
   ASSERT_EQ(step21::kConfigCount, step20::kConfigCount);
   for (int i = 0; i < step21::kConfigCount; ++i) {

@@ -226,6 +226,18 @@ TEST(Mapping22, KernelsOfTheFittedTile) {
 // grid, order and launch, and the trace; of the kernels, only the 192-column tile's 16-bit kernel
 // without TMA's path (read_back_only) differs: it never ran that path, and now has its
 // addresses in uniform registers.
+// The epilogue's store path (store_path): what the kernel's if-constexpr chain chose before (step
+// 20's, and the read-back path alone in the read-back-only twin); and a tile goes by TMA exactly
+// where TMA may store C.
+TEST(Mapping22, StorePathFollowsTheProblem) {
+  gemm::hopper_testing::expect_store_path_follows_the_problem<gemm::fp8_testing::StorePaths22>(
+      [](const step22::Config& c, int out_bytes, bool tma_only, bool under_next_tile) {
+        if (under_next_tile || (out_bytes == 2 && tma_only)) return step22::StorePath::tma;
+        if (step22::read_back_only(c, out_bytes, tma_only)) return step22::StorePath::read_back;
+        return step22::StorePath::tma_or_read_back;
+      });
+}
+
 TEST(Mapping22, Step21sTilesAreUnchanged) {
   ASSERT_EQ(step22::kConfigCount, step21::kConfigCount + 1);
   EXPECT_EQ(step22::kSquareTileConfig, step21::kSquareTileConfig);
