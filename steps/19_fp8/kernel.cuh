@@ -320,7 +320,8 @@ struct Consumer {
   // Epilogue: the tile's results to C. 16-bit output goes through TMA as 16 bits (64 columns a
   // slice), everything else is staged as f32 (32 columns).
   __device__ __forceinline__ void epilogue(const TileCoord& tile) {
-    const int row0 = consumer_row0(tile, consumer, kConfigs[kConfig]), col0 = tile_col0(tile, kConfigs[kConfig]);
+    constexpr Config cfg = kConfigs[kConfig];
+    const int row0 = consumer_row0(tile, consumer, cfg), col0 = tile_col0(tile, cfg);
     if constexpr (kOutBytes == 2) {
       if (store_with_tma) store_tile<2>(row0, col0, store_with_tma);
       else store_tile<4>(row0, col0, store_with_tma);

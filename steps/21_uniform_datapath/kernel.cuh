@@ -376,7 +376,8 @@ struct Consumer {
   template <bool kUnderNext>
   __device__ __forceinline__ void epilogue(const TileCoord& tile) {
     constexpr StorePath kPath = store_path(kConfigs[kConfig], kOutBytes, kTmaOnly, kUnderNext);
-    const int row0 = consumer_row0(tile, consumer, kConfigs[kConfig]), col0 = tile_col0(tile, kConfigs[kConfig]);
+    constexpr Config cfg = kConfigs[kConfig];
+    const int row0 = consumer_row0(tile, consumer, cfg), col0 = tile_col0(tile, cfg);
     if constexpr (kPath == StorePath::tma) {
       store_tile<kOutBytes>(row0, col0, true);
     } else if constexpr (kOutBytes == 2) {
