@@ -186,7 +186,7 @@ inline std::vector<TracedProgram> traced_programs() {
                   step18::trace_warp});
   detail::add_tunables(list.back(), step18::kTunables, step18::kConfigs);
   list.back().params_for_shape = [](const GemmShape& shape, Layout layout, const GpuLimits& gpu) {
-    return step18::to_params(step18::config_for_shape(shape, layout, gpu));
+    return step18::to_params(step18::config_for_shape(shape, layout, gpu.sms));
   };
   list.back().tensor_core = true;
   list.back().shape_rule = tc_aligned_rows_rule;
@@ -201,7 +201,7 @@ inline std::vector<TracedProgram> traced_programs() {
                   step19::trace_warp});
   detail::add_tunables(list.back(), step19::kTunables, step19::kConfigs);
   list.back().params_for_shape = [](const GemmShape& shape, Layout, const GpuLimits& gpu) {
-    return step19::to_params(step19::config_for_shape(shape, gpu));
+    return step19::to_params(step19::config_for_shape(shape, gpu.sms));
   };
   list.back().tensor_core = true;
   list.back().layouts = {Layout::nt};
@@ -219,7 +219,7 @@ inline std::vector<TracedProgram> traced_programs() {
   list.back().configs.clear();
   detail::add_tunables(list.back(), step20::kTunables, step20::kConfigs);
   list.back().params_for_shape = [](const GemmShape& shape, Layout, const GpuLimits& gpu) {
-    return step20::to_params(step20::config_for_shape(shape, gpu));
+    return step20::to_params(step20::config_for_shape(shape, gpu.sms));
   };
   // Step 21 changes how the k-loop computes its wgmma descriptors, which are not memory
   // instructions: its trace is step 20's.
@@ -230,7 +230,7 @@ inline std::vector<TracedProgram> traced_programs() {
   list.back().configs.clear();
   detail::add_tunables(list.back(), step21::kTunables, step21::kConfigs);
   list.back().params_for_shape = [](const GemmShape& shape, Layout, const GpuLimits& gpu) {
-    return step21::to_params(step21::config_for_shape(shape, gpu));
+    return step21::to_params(step21::config_for_shape(shape, gpu.sms));
   };
   // Step 22 adds a tile and chooses among three by shape; with f32 output its tiles store after
   // each tile, as step 21's do, the 176-column one with slices that end at its edge.
@@ -241,7 +241,7 @@ inline std::vector<TracedProgram> traced_programs() {
   list.back().configs.clear();
   detail::add_tunables(list.back(), step22::kTunables, step22::kConfigs);
   list.back().params_for_shape = [](const GemmShape& shape, Layout, const GpuLimits& gpu) {
-    return step22::to_params(step22::config_for_shape(shape, gpu));
+    return step22::to_params(step22::config_for_shape(shape, gpu.sms));
   };
   return list;
 }

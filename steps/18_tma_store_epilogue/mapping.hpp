@@ -99,7 +99,7 @@ constexpr int kStagingBytes = kStagingSlices * kStagingBoxBytes;  // per consume
 GEMM_HD constexpr int shared_bytes(const Config& c) {
   return c.stages * stage_bytes(c) + consumers(c) * kStagingBytes + 2 * c.stages * kBarrierBytes + kSwizzleAtomBytes;
 }
-constexpr int kMaxSharedBytes = gemm::architecture_limits(90).shared_per_block;  // the H100's opt-in limit per block (227 KB)
+constexpr int kMaxSharedBytes = gemm::architecture_limits(90).shared_per_block;  // sm_90's per block: 227 KB
 
 inline const char* config_rule(const Config& c) {
   if (c.bm <= 0 || c.bn <= 0 || c.bk <= 0 || c.stages <= 0 || c.group_m <= 0 || c.cluster <= 0)
@@ -214,27 +214,16 @@ GEMM_HD constexpr bool rows_are_whole_lines(const GemmShape& s, Layout layout) {
 inline long long counted_time(const GemmShape& shape, const Config& c, int sms) {
   return (long long)grid_time(shape, c, sms) * c.bm * c.bn;
 }
-// A tile whose stages do not fit the GPU's shared memory per block is not taken.
-inline Config config_for_shape(const GemmShape& shape, Layout layout, const gemm::GpuLimits& gpu) {
-  const int sms = gpu.sms;
-  const auto fits = [&](const Config& c) { return gemm::fits_shared(shared_bytes(c), gpu); };
+inline Config config_for_shape(const GemmShape& shape, Layout layout, int sms) {
   const Config& wide = kConfigs[0];
   const Config& small = kConfigs[kSmallTileConfig];
-  const Config& narrow = kConfigs[kNarrowTileConfig];
   Config chosen = wide;
-  if (units(shape, wide) <= sms / wide.cluster) {
-    const bool narrow_better = 2 * tiles(shape, small) <= sms && rows_are_whole_lines(shape, layout);
-    chosen = narrow_better && fits(narrow) ? narrow : fits(small) ? small : wide;
-  }
+  if (units(shape, wide) <= sms / wide.cluster)
+    chosen = 2 * tiles(shape, small) <= sms && rows_are_whole_lines(shape, layout) ? kConfigs[kNarrowTileConfig] : small;
   const Config& three_quarter = kConfigs[kThreeQuarterTileConfig];
-  if (fits(three_quarter) &&
-      counted_time(shape, three_quarter, sms) * (100 + kThreeQuarterTileMargin) < counted_time(shape, chosen, sms) * 100)
+  if (counted_time(shape, three_quarter, sms) * (100 + kThreeQuarterTileMargin) < counted_time(shape, chosen, sms) * 100)
     return three_quarter;
   return chosen;
-}
-// On a GPU known by its SMs alone (as much shared memory per block as any gives).
-inline Config config_for_shape(const GemmShape& shape, Layout layout, int sms) {
-  return config_for_shape(shape, layout, gemm::GpuLimits{sms});
 }
 
 // One block per SM at most (whole clusters, at most one cluster per unit).

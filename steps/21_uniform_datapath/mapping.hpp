@@ -98,7 +98,7 @@ constexpr int kStagingBytes = kStagingSlices * kStagingBoxBytes;  // per consume
 GEMM_HD constexpr int shared_bytes(const Config& c) {
   return c.stages * stage_bytes(c) + consumers(c) * kStagingBytes + 2 * c.stages * kBarrierBytes + kSwizzleAtomBytes;
 }
-constexpr int kMaxSharedBytes = gemm::architecture_limits(90).shared_per_block;  // the H100's opt-in limit per block (227 KB)
+constexpr int kMaxSharedBytes = gemm::architecture_limits(90).shared_per_block;  // sm_90's per block: 227 KB
 
 inline const char* config_rule(const Config& c) {
   if (c.bm <= 0 || c.bn <= 0 || c.bk <= 0 || c.stages <= 0 || c.group_m <= 0 || c.cluster <= 0)
@@ -190,14 +190,10 @@ static_assert(kConfigs[kSquareTileConfig].bn == 128 && kConfigs[kSquareTileConfi
 inline long long counted_time(const GemmShape& shape, const Config& c, int sms) {
   return (long long)grid_time(shape, c, sms) * c.bm * c.bn;
 }
-// A tile whose stages do not fit the GPU's shared memory per block is not taken.
-inline Config config_for_shape(const GemmShape& shape, const gemm::GpuLimits& gpu) {
+inline Config config_for_shape(const GemmShape& shape, int sms) {
   const Config& square = kConfigs[kSquareTileConfig];
-  const bool faster = counted_time(shape, square, gpu.sms) < counted_time(shape, kConfigs[0], gpu.sms);
-  return faster && gemm::fits_shared(shared_bytes(square), gpu) ? square : kConfigs[0];
+  return counted_time(shape, square, sms) < counted_time(shape, kConfigs[0], sms) ? square : kConfigs[0];
 }
-// On a GPU known by its SMs alone (as much shared memory per block as any gives).
-inline Config config_for_shape(const GemmShape& shape, int sms) { return config_for_shape(shape, gemm::GpuLimits{sms}); }
 
 // One block per SM at most (whole clusters, at most one cluster per unit).
 GEMM_HD LaunchShape launch_shape(const GemmShape& shape, const Config& c, int sms) {

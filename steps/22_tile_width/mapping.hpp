@@ -102,7 +102,7 @@ constexpr int kStagingBytes = kStagingSlices * kStagingBoxBytes;  // per consume
 GEMM_HD constexpr int shared_bytes(const Config& c) {
   return c.stages * stage_bytes(c) + consumers(c) * kStagingBytes + 2 * c.stages * kBarrierBytes + kSwizzleAtomBytes;
 }
-constexpr int kMaxSharedBytes = gemm::architecture_limits(90).shared_per_block;  // the H100's opt-in limit per block (227 KB)
+constexpr int kMaxSharedBytes = gemm::architecture_limits(90).shared_per_block;  // sm_90's per block: 227 KB
 
 inline const char* config_rule(const Config& c) {
   if (c.bm <= 0 || c.bn <= 0 || c.bk <= 0 || c.stages <= 0 || c.group_m <= 0 || c.cluster <= 0)
@@ -204,17 +204,12 @@ static_assert(kConfigs[kFittedTileConfig].bn == kFittedTileCols && kConfigs[kFit
 inline long long counted_time(const GemmShape& shape, const Config& c, int sms) {
   return (long long)grid_time(shape, c, sms) * c.bm * (c.bn + kKTileOverheadCols);
 }
-// A tile whose stages do not fit the GPU's shared memory per block is not taken.
-inline Config config_for_shape(const GemmShape& shape, const gemm::GpuLimits& gpu) {
+inline Config config_for_shape(const GemmShape& shape, int sms) {
   Config best = kConfigs[0];
   for (const int index : {kFittedTileConfig, kSquareTileConfig})
-    if (gemm::fits_shared(shared_bytes(kConfigs[index]), gpu) &&
-        counted_time(shape, kConfigs[index], gpu.sms) < counted_time(shape, best, gpu.sms))
-      best = kConfigs[index];
+    if (counted_time(shape, kConfigs[index], sms) < counted_time(shape, best, sms)) best = kConfigs[index];
   return best;
 }
-// On a GPU known by its SMs alone (as much shared memory per block as any gives).
-inline Config config_for_shape(const GemmShape& shape, int sms) { return config_for_shape(shape, gemm::GpuLimits{sms}); }
 
 // One block per SM at most (whole clusters, at most one cluster per unit).
 GEMM_HD LaunchShape launch_shape(const GemmShape& shape, const Config& c, int sms) {
