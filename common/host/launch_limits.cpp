@@ -25,8 +25,8 @@ std::string launch_limits_rule(const GemmShape& s, const LaunchShape& launch, co
     return "these tunables need " + std::to_string(launch.shared_bytes) +
            " bytes of shared memory per block; this GPU (compute capability " + capability(gpu.cc) + ") allows " +
            std::to_string(gpu.shared_per_block) +
-           ": choose smaller tiles or fewer stages (--help lists the compiled ones), or give no --param and "
-           "the step chooses tunables that fit (docs/your-gpu.md)";
+           ": choose smaller tiles or fewer stages (--help lists the compiled ones), or leave them to the step "
+           "(no --param, no --defaults): it chooses tunables that fit (docs/your-gpu.md)";
   return "";
 }
 

@@ -235,7 +235,7 @@ TEST(GpuLimits, ConfigurationsThatDoNotFitAreRefusedInOneLine) {
   ASSERT_FALSE(refusal.empty()) << "step 14's default needs 192 KB";
   EXPECT_EQ(refusal.find('\n'), std::string::npos) << "one line: " << refusal;
   for (const char* part : {"196608 bytes of shared memory per block", "compute capability 8.9", "allows 101376",
-                           "give no --param", "docs/your-gpu.md"})
+                           "no --param, no --defaults", "docs/your-gpu.md"})
     EXPECT_NE(refusal.find(part), std::string::npos) << part << " in: " << refusal;
   const gemm::LaunchShape chosen14 = step14::launch_shape({4096, 4096, 4096}, step14::config_for_gpu(sm89_shared));
   EXPECT_EQ(gemm::launch_limits_rule({4096, 4096, 4096}, chosen14, rtx4090), "");
