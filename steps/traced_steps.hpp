@@ -32,6 +32,10 @@
 #include "21_uniform_datapath/mapping.hpp"
 #include "22_tile_width/mapping.hpp"
 #include "gpu_limits.hpp"
+#include "pipeline_schedules.hpp"
+#include "shared_stage.hpp"
+#include "shared_stages.hpp"
+#include "accumulators.hpp"
 #include "trace.hpp"
 #include "tunables.hpp"
 
@@ -63,6 +67,18 @@ struct TracedProgram {
   // own, and who writes C when no thread does.
   std::string quiet_warps = "";
   std::string c_writer = "";
+  // Optional, for the viewer's timeline (steps/pipeline_schedules.hpp, detail::add_pipelines): how a
+  // block moves its k-tiles through the shared-memory stages, for output of `out_bytes` bytes (the
+  // FP8 steps' epilogue depends on it); and, for the persistent steps, how the grid deals the tiles.
+  std::function<PipelineSpec(const TraceProblem&, const Dim3& block, int out_bytes)> pipeline = {};
+  std::function<PersistentPlan(const TraceProblem&)> persistent = {};
+  // Tensor-core steps, for the viewer's thread map: who holds each element of C when the k-loop
+  // ends, for a block and warp (the step's warp_accumulators, from its own accumulator functions).
+  std::function<void(const TraceProblem&, const Dim3&, int, const HeldSink&)> accumulators = {};
+  // Optional, for the steps that stage tiles of A and B (the viewer's shared-memory panel, the host
+  // tests): a stage of shared memory as the step lays it out, with the TMA boxes of k-tile `k_tile`
+  // for the block's tile and the wgmma descriptors that read it (steps/shared_stages.hpp).
+  std::function<SharedStage(const TraceProblem&, const Dim3& block, int k_tile)> shared_stage = {};
 };
 
 namespace detail {
@@ -86,6 +102,86 @@ template <typename Config, std::size_t N, std::size_t M>
 void add_tunables(TracedProgram& program, const Tunable<Config> (&table)[N], const Config (&configs)[M]) {
   program.default_params = to_params(table, configs[0]);
   for (const Config& c : configs) program.configs.push_back(to_params(table, c));
+}
+// The pipelines the viewer's timeline draws, each from its step's own functions
+// (steps/pipeline_schedules.hpp): the kind of loop the kernel runs, and which of the persistent
+// steps' functions a step has.
+inline void add_pipelines(std::vector<TracedProgram>& list) {
+  auto set = [&](const std::string& step, auto pipeline) {
+    for (TracedProgram& program : list)
+      if (program.step == step) program.pipeline = pipeline;
+  };
+  auto set_plan = [&](const std::string& step, auto plan) {
+    for (TracedProgram& program : list)
+      if (program.step == step) program.persistent = plan;
+  };
+  using pipelines::cp_async;
+  constexpr PipelineKind kWaitAfter = PipelineKind::cp_async_wait_after_compute;
+  // Step 10's loop copies k-tiles past the last one too (zeros into stages no one reads: kernel.cuh),
+  // as step 11's does; steps 13 and 14 commit empty groups there instead.
+  set("10_cp_async_pipeline", [](const TraceProblem& p, const Dim3&, int) {
+    return cp_async<true>(kWaitAfter, p.shape, step10::config_from(p.params), true);
+  });
+  set("11_split_k_tail", [](const TraceProblem& p, const Dim3&, int) {  // a whole tile, as its trace
+    return cp_async<true>(kWaitAfter, p.shape, step11::config_from(p.params), true);
+  });
+  set("13_wmma_pipeline", [](const TraceProblem& p, const Dim3&, int) {
+    return cp_async<false>(PipelineKind::cp_async_wait_before_compute, p.shape, step13::config_from(p.params), false);
+  });
+  set("14_mma_ldmatrix", [](const TraceProblem& p, const Dim3&, int) {
+    return cp_async<true>(kWaitAfter, p.shape, step14::config_from(p.params), false);
+  });
+  set("15_tma_wgmma", [](const TraceProblem& p, const Dim3& block, int) {
+    const step15::TileCoord tile = step15::tile_of(block);
+    return pipelines::tma_one_warpgroup(p.shape, step15::config_from(p.params), BlockTile{-1, 0, tile.m, tile.n});
+  });
+  set("16_warp_specialized", [](const TraceProblem& p, const Dim3& block, int) {
+    const step16::TileCoord tile = step16::tile_of(block);
+    return pipelines::warp_specialized(p.shape, step16::config_from(p.params), BlockTile{-1, 0, tile.m, tile.n});
+  });
+  using pipelines::kCountedTime;
+  using pipelines::kNarrowTiles;
+  using pipelines::kPromotion;
+  using pipelines::kUnderNextTile;
+  using pipelines::persistent_pipeline;
+  using pipelines::persistent_plan;
+  set("17_persistent_clusters", [](const TraceProblem& p, const Dim3& block, int out_bytes) {
+    return persistent_pipeline<0>(p, step17::config_from(p.params), block.x, out_bytes, step17::kTraceSms);
+  });
+  set_plan("17_persistent_clusters", [](const TraceProblem& p) {
+    return persistent_plan<0>(p, step17::config_from(p.params), step17::kTraceSms);
+  });
+  constexpr int k18 = kNarrowTiles | kCountedTime, k19 = k18 | kPromotion, k20 = k19 | kUnderNextTile;
+  set("18_tma_store_epilogue", [](const TraceProblem& p, const Dim3& block, int out_bytes) {
+    return persistent_pipeline<k18>(p, step18::config_from(p.params), block.x, out_bytes, step18::kTraceSms);
+  });
+  set_plan("18_tma_store_epilogue", [](const TraceProblem& p) {
+    return persistent_plan<k18>(p, step18::config_from(p.params), step18::kTraceSms, step18::kNarrowUnitsPerWhole);
+  });
+  set("19_fp8", [](const TraceProblem& p, const Dim3& block, int out_bytes) {
+    return persistent_pipeline<k19>(p, step19::config_from(p.params), block.x, out_bytes, step19::kTraceSms);
+  });
+  set_plan("19_fp8", [](const TraceProblem& p) {
+    return persistent_plan<k19>(p, step19::config_from(p.params), step19::kTraceSms, step19::kNarrowUnitsPerWhole);
+  });
+  set("20_overlapped_epilogue", [](const TraceProblem& p, const Dim3& block, int out_bytes) {
+    return persistent_pipeline<k20>(p, step20::config_from(p.params), block.x, out_bytes, step20::kTraceSms);
+  });
+  set_plan("20_overlapped_epilogue", [](const TraceProblem& p) {
+    return persistent_plan<k20>(p, step20::config_from(p.params), step20::kTraceSms, step20::kNarrowUnitsPerWhole);
+  });
+  set("21_uniform_datapath", [](const TraceProblem& p, const Dim3& block, int out_bytes) {
+    return persistent_pipeline<k20>(p, step21::config_from(p.params), block.x, out_bytes, step21::kTraceSms);
+  });
+  set_plan("21_uniform_datapath", [](const TraceProblem& p) {
+    return persistent_plan<k20>(p, step21::config_from(p.params), step21::kTraceSms, step21::kNarrowUnitsPerWhole);
+  });
+  set("22_tile_width", [](const TraceProblem& p, const Dim3& block, int out_bytes) {
+    return persistent_pipeline<k20>(p, step22::config_from(p.params), block.x, out_bytes, step22::kTraceSms);
+  });
+  set_plan("22_tile_width", [](const TraceProblem& p) {
+    return persistent_plan<k20>(p, step22::config_from(p.params), step22::kTraceSms, step22::kNarrowUnitsPerWhole);
+  });
 }
 }  // namespace detail
 
@@ -137,12 +233,14 @@ inline std::vector<TracedProgram> traced_programs() {
                   [](const TraceProblem& p) { return step12::launch_shape(p.shape, step12::config_from(p.params)); },
                   step12::trace_warp});
   detail::add_tunables(list.back(), step12::kTunables, step12::kConfigs);
+  list.back().accumulators = step12::warp_accumulators;
   list.back().tensor_core = true;
   list.back().shape_rule = tc_shape_rule;
   list.push_back({"13_wmma_pipeline", "", "wmma_pipeline_gemm", true,
                   [](const TraceProblem& p) { return step13::launch_shape(p.shape, step13::config_from(p.params)); },
                   step13::trace_warp});
   detail::add_tunables(list.back(), step13::kTunables, step13::kConfigs);
+  list.back().accumulators = step13::warp_accumulators;
   // Not by shape but by the GPU's shared memory per block, as the program's params_for_gpu.
   list.back().params_for_shape = [](const GemmShape&, Layout, const GpuLimits& gpu) {
     return step13::to_params(step13::config_for_gpu(gpu.shared_per_block));
@@ -153,6 +251,7 @@ inline std::vector<TracedProgram> traced_programs() {
                   [](const TraceProblem& p) { return step14::launch_shape(p.shape, step14::config_from(p.params)); },
                   step14::trace_warp});
   detail::add_tunables(list.back(), step14::kTunables, step14::kConfigs);
+  list.back().accumulators = step14::warp_accumulators;
   list.back().params_for_shape = [](const GemmShape& shape, Layout, const GpuLimits& gpu) {
     return step14::to_params(step14::config_for_shape(shape, gpu));
   };
@@ -162,6 +261,7 @@ inline std::vector<TracedProgram> traced_programs() {
                   [](const TraceProblem& p) { return step15::trace_launch_shape(p, step15::config_from(p.params)); },
                   step15::trace_warp});
   detail::add_tunables(list.back(), step15::kTunables, step15::kConfigs);
+  list.back().accumulators = step15::warp_accumulators;
   list.back().tensor_core = true;
   list.back().shape_rule = tc_aligned_rows_rule;
   list.back().iteration_unit = "tile";  // one tile per block: its epilogue is the whole trace
@@ -169,37 +269,41 @@ inline std::vector<TracedProgram> traced_programs() {
                   [](const TraceProblem& p) { return step16::trace_launch_shape(p, step16::config_from(p.params)); },
                   step16::trace_warp});
   detail::add_tunables(list.back(), step16::kTunables, step16::kConfigs);
+  list.back().accumulators = step16::warp_accumulators;
   list.back().tensor_core = true;
   list.back().shape_rule = tc_aligned_rows_rule;
   list.back().iteration_unit = "tile";  // one tile per block: its epilogue is the whole trace
-  list.back().quiet_warps = "the producer warps 0-3 hand their copies to the copy engine";
+  list.back().quiet_warps = "the producer warps 0-3 hand their copies to the Tensor Memory Accelerator (TMA)";
   list.push_back({"17_persistent_clusters", "", "hopper_gemm", true,
                   [](const TraceProblem& p) { return step17::trace_launch_shape(p, step17::config_from(p.params)); },
                   step17::trace_warp});
   detail::add_tunables(list.back(), step17::kTunables, step17::kConfigs);
+  list.back().accumulators = step17::warp_accumulators;
   list.back().tensor_core = true;
   list.back().shape_rule = tc_aligned_rows_rule;
   list.back().iteration_unit = "tile";  // the block's tiles, in the order it takes them
-  list.back().quiet_warps = "the producer warps 0-3 hand their copies to the copy engine";
+  list.back().quiet_warps = "the producer warps 0-3 hand their copies to the Tensor Memory Accelerator (TMA)";
   list.push_back({"18_tma_store_epilogue", "", "hopper_gemm", true,
                   [](const TraceProblem& p) { return step18::trace_launch_shape(p, step18::config_from(p.params)); },
                   step18::trace_warp});
   detail::add_tunables(list.back(), step18::kTunables, step18::kConfigs);
+  list.back().accumulators = step18::warp_accumulators;
   list.back().params_for_shape = [](const GemmShape& shape, Layout layout, const GpuLimits& gpu) {
     return step18::to_params(step18::config_for_shape(shape, layout, gpu.sms));
   };
   list.back().tensor_core = true;
   list.back().shape_rule = tc_aligned_rows_rule;
   list.back().iteration_unit = "tile";  // the block's tiles, in the order it takes them
-  list.back().quiet_warps = "the producer warps 0-3 hand their copies to the copy engine";
-  list.back().c_writer = "the copy engine writes C when beta = 0 and C's rows are 16-byte aligned; with beta != 0 "
-                         "the consumer threads read C and store it themselves";
+  list.back().quiet_warps = "the producer warps 0-3 hand their copies to the Tensor Memory Accelerator (TMA)";
+  list.back().c_writer = "the Tensor Memory Accelerator (TMA) stores C from the staged slices when beta = 0 and C's "
+                         "rows are 16-byte aligned; with beta != 0 the consumer threads read C and store it themselves";
   // Step 19 traces what step 18's does, for f32 output (the program's --out f32; it writes bf16 by
   // default), in the one layout it takes.
   list.push_back({"19_fp8", "", "fp8_gemm", true,
                   [](const TraceProblem& p) { return step19::trace_launch_shape(p, step19::config_from(p.params)); },
                   step19::trace_warp});
   detail::add_tunables(list.back(), step19::kTunables, step19::kConfigs);
+  list.back().accumulators = step19::warp_accumulators;
   list.back().params_for_shape = [](const GemmShape& shape, Layout, const GpuLimits& gpu) {
     return step19::to_params(step19::config_for_shape(shape, gpu.sms));
   };
@@ -207,9 +311,10 @@ inline std::vector<TracedProgram> traced_programs() {
   list.back().layouts = {Layout::nt};
   list.back().shape_rule = fp8_shape_rule;
   list.back().iteration_unit = "tile";  // the block's tiles, in the order it takes them
-  list.back().quiet_warps = "the producer warps 0-3 hand their copies to the copy engine";
-  list.back().c_writer = "the copy engine writes C when beta = 0 and C's rows are 16-byte aligned; with beta != 0 "
-                         "the consumer threads read C and store it themselves (the trace is of f32 output, --out f32)";
+  list.back().quiet_warps = "the producer warps 0-3 hand their copies to the Tensor Memory Accelerator (TMA)";
+  list.back().c_writer = "the Tensor Memory Accelerator (TMA) stores C from the staged slices when beta = 0 and C's "
+                         "rows are 16-byte aligned; with beta != 0 the consumer threads read C and store it themselves "
+                         "(the trace is of f32 output, --out f32)";
   // Step 20 is step 19 but for when 16-bit output is stored; its trace, of f32 output, which it
   // stores after each tile (step20::epilogue_under_next_tile), has step 19's instructions.
   list.push_back(list.back());
@@ -218,6 +323,7 @@ inline std::vector<TracedProgram> traced_programs() {
   list.back().trace = step20::trace_warp;
   list.back().configs.clear();
   detail::add_tunables(list.back(), step20::kTunables, step20::kConfigs);
+  list.back().accumulators = step20::warp_accumulators;
   list.back().params_for_shape = [](const GemmShape& shape, Layout, const GpuLimits& gpu) {
     return step20::to_params(step20::config_for_shape(shape, gpu.sms));
   };
@@ -229,6 +335,7 @@ inline std::vector<TracedProgram> traced_programs() {
   list.back().trace = step21::trace_warp;
   list.back().configs.clear();
   detail::add_tunables(list.back(), step21::kTunables, step21::kConfigs);
+  list.back().accumulators = step21::warp_accumulators;
   list.back().params_for_shape = [](const GemmShape& shape, Layout, const GpuLimits& gpu) {
     return step21::to_params(step21::config_for_shape(shape, gpu.sms));
   };
@@ -240,9 +347,12 @@ inline std::vector<TracedProgram> traced_programs() {
   list.back().trace = step22::trace_warp;
   list.back().configs.clear();
   detail::add_tunables(list.back(), step22::kTunables, step22::kConfigs);
+  list.back().accumulators = step22::warp_accumulators;
   list.back().params_for_shape = [](const GemmShape& shape, Layout, const GpuLimits& gpu) {
     return step22::to_params(step22::config_for_shape(shape, gpu.sms));
   };
+  detail::add_pipelines(list);
+  shared_stages::add_shared_stages(list);
   return list;
 }
 

@@ -19,6 +19,10 @@ CODE_SPAN = re.compile(r"`([^`\n]+)`")
 CHECKOUT_PATH = re.compile(r"^(?:steps|common|tools|tests|viewer|docs|cmake)/[\w.\-/]*$")
 
 
+# A viewer picture linked to its live view: the page tools/web builds (build-web/, not in the
+# checkout), whose links tools/pictures.py --check --only links holds. The picture inside is checked.
+LIVE_VIEW = re.compile(r"\[(!\[[^\]]*\]\([^)\s]*\))\]\(\.\./build-web/index\.html\?[^)\s]*\)")
+
 # NN, the step number in a pattern such as steps/NN_name/ or test_mapping_NN.cpp.
 PLACEHOLDER = re.compile(r"(^|[/_.-])NN([/_.-]|$)")
 
@@ -71,7 +75,7 @@ def check_page(page, used_images):
     shown = os.path.relpath(page, ROOT)
     for number, line in prose_lines(page):
         # Links and images, outside inline code.
-        for match in LINK.finditer(CODE_SPAN.sub("", line)):
+        for match in LINK.finditer(LIVE_VIEW.sub(r"\1", CODE_SPAN.sub("", line))):
             target = match.group(1)
             if re.match(r"^[a-z][a-z0-9+.\-]*:", target):  # http:, https:, mailto:
                 continue

@@ -13,6 +13,11 @@ die() { printf 'error: %s\n' "$*" >&2; exit "${2:-2}"; }
 # tests run under Xvfb with Mesa's software OpenGL.
 GEMM_PACKAGES_BUILD="cmake g++ make python3 pkg-config libimgui-dev libglfw3-dev python3-glad nlohmann-json3-dev libstb-dev"
 GEMM_PACKAGES_TEST="libgtest-dev xvfb xauth libgl1-mesa-dri"
+# The viewer in a browser (tools/web): Emscripten, Dear ImGui's source package (apt-get source, from
+# dpkg-dev) and the header-only libraries; its check (tools/web --check, a test) opens the page in
+# Debian's Chromium.
+GEMM_PACKAGES_WEB="cmake python3 emscripten dpkg-dev nlohmann-json3-dev libstb-dev"
+GEMM_PACKAGES_WEB_CHECK="chromium"
 
 install_missing() {
   local wanted="$*" missing=""

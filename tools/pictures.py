@@ -5,20 +5,29 @@ plots of shipped results (tools/plot_fp8_accuracy.py, SVG). Each is computed fro
 code and the shipped results files; nothing is drawn by hand.
 
     tools/pictures.py [--build build]              regenerate them all
-    tools/pictures.py --check [--only diagrams|viewer]
+    tools/pictures.py --check [--only diagrams|viewer|links]
                                                    regenerate into a temporary folder and compare
                                                    with the committed ones (exit 1 when one is stale)
+    tools/pictures.py --links                      link every viewer picture in docs/*.md to the live
+                                                   view (--check --only links: exit 1 when one is
+                                                   missing or stale; needs no build)
 
 Next to each viewer picture NAME.png lies NAME.json: the command, the selection and what the panel
 showed (its counts and labels). Software OpenGL may draw a pixel differently from one machine to
 another, so --check compares those sidecars, not the pixels; the SVG diagrams and plots are compared
 byte for byte (--only diagrams takes both; they need no display). A step that is not traced in this checkout (not in steps/traced_steps.hpp) is skipped with a
 message, its committed picture left as it is.
+
+Each viewer picture on a page links to the same selection in the viewer in a browser
+(`[![...](images/NAME.png)](../build-web/index.html?QUERY)`, tools/web builds the page): the query is
+made here from the picture's arguments, as viewer/link.hpp makes the page's own, and --links writes
+it into the pages, so that the link cannot drift from the picture.
 """
 import argparse
 import filecmp
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -80,6 +89,17 @@ PICTURES = [
     # at so small a shape the step would choose its 64 x 64 tile).
     ("viewer-14-access.png", ["--panel", "access", "--step", "14_mma_ldmatrix", "--shape", "128x256x64",
                               "--defaults", "--iteration", "0", "--instruction", "28"]),
+    # 14: the shared-memory panel: one ldmatrix.x4 of A from the swizzled stage, its 4 phases of 8
+    # 16-byte rows each over all 32 banks (NN, the default tile, k-tile 0).
+    ("viewer-14-shared-ldmatrix.png", ["--panel", "shared", "--step", "14_mma_ldmatrix", "--shape", "128x256x64",
+                                       "--defaults", "--layout", "nn", "--operand", "a", "--k-tile", "0",
+                                       "--shared-item", "6", "--size", "1500x2400"]),
+    # 15: the data path of A (NN, k-tile 1): the TMA box landing in the swizzled stage beside the box
+    # as stored; then one wgmma k-step's reads through the kernel's descriptor (k-step 1).
+    ("viewer-15-shared-tma.png", ["--panel", "shared", "--step", "15_tma_wgmma", "--shape", "128x256x128",
+                                  "--layout", "nn", "--operand", "a", "--k-tile", "1", "--shared-item", "1"]),
+    ("viewer-15-shared-wgmma.png", ["--panel", "shared", "--step", "15_tma_wgmma", "--shape", "128x256x128",
+                                    "--layout", "nn", "--operand", "a", "--k-tile", "1", "--shared-item", "3"]),
     # 15: the epilogue straight from the accumulators: a warp's first 8-byte store of C, 8 rows of 32 bytes.
     ("viewer-15-access.png", ["--panel", "access", "--step", "15_tma_wgmma", "--shape", "128x256x64",
                               "--warp", "0", "--iteration", "0", "--instruction", "0"]),
@@ -90,14 +110,157 @@ PICTURES = [
     # after the warp's two loads of the scales.
     ("viewer-19-access.png", ["--panel", "access", "--step", "19_fp8", "--layout", "nt", "--shape", "128x192x128",
                               "--defaults", "--warp", "4", "--iteration", "0", "--instruction", "2"]),
+    # 19: FP8 in the shared-memory panel: a 128-byte row holds 128 k's; wgmma k-step 1 of consumer 0
+    # reads k 32-63, the same 32 bytes of each of its 64 rows as a 16-bit k-step's 16 k's.
+    ("viewer-19-shared-wgmma.png", ["--panel", "shared", "--step", "19_fp8", "--layout", "nt", "--shape",
+                                    "128x192x256", "--defaults", "--operand", "a", "--k-tile", "1",
+                                    "--shared-item", "3"]),
+    # 12-22: who holds each element of C when the k-loop ends (the thread map of the tensor-core
+    # steps), the element named below the map. 12: each warp's WMMA fragments (the API leaves their
+    # lanes unspecified); 14: one mma.sync m16n8k16 accumulator fragment pair by lane; 15: one
+    # warpgroup's wgmma m64n256 accumulators by warp, and by lane; 18 and 22 (persistent, the H100's
+    # 132 SMs): which block (SM) took each tile, and the two consumer warpgroups of each tile.
+    ("viewer-12-thread-map.png", ["--panel", "thread", "--step", "12_wmma", "--shape", "128x128x32", "--colour",
+                                  "thread", "--element", "40,70", "--size", "1100x1300"]),
+    ("viewer-14-thread-map.png", ["--panel", "thread", "--step", "14_mma_ldmatrix", "--shape", "16x16x16", "--colour",
+                                  "thread", "--element", "9,3", "--size", "1100x1300"]),
+    ("viewer-15-thread-map-warps.png", ["--panel", "thread", "--step", "15_tma_wgmma", "--shape", "64x256x64",
+                                        "--colour", "warp", "--element", "20,133", "--size", "1500x1000"]),
+    ("viewer-15-thread-map-lanes.png", ["--panel", "thread", "--step", "15_tma_wgmma", "--shape", "64x32x64",
+                                        "--colour", "thread", "--element", "20,13", "--size", "1100x1500"]),
+    ("viewer-18-thread-map-blocks.png", ["--panel", "thread", "--step", "18_tma_store_epilogue", "--shape",
+                                         "4096x4096x64", "--sms", "132", "--colour", "block", "--element", "2000,3000",
+                                         "--size", "1500x1800"]),
+    ("viewer-18-thread-map-warpgroups.png", ["--panel", "thread", "--step", "18_tma_store_epilogue", "--shape",
+                                             "512x1024x64", "--sms", "132", "--defaults", "--colour", "warpgroup",
+                                             "--element", "200,300", "--size", "1500x1100"]),
+    ("viewer-22-thread-map-blocks.png", ["--panel", "thread", "--step", "22_tile_width", "--shape", "4096x4096x128",
+                                         "--sms", "132", "--colour", "block", "--element", "2000,3000", "--size",
+                                         "1500x1800"]),
+    ("viewer-22-thread-map-warpgroups.png", ["--panel", "thread", "--step", "22_tile_width", "--shape",
+                                             "512x1024x128", "--sms", "132", "--colour", "warpgroup", "--element",
+                                             "200,300", "--size", "1500x1100"]),
+    # The timeline: one block's stages over its k-tiles (10: cp.async groups and waits; 16: the producer
+    # and the consumers on full and empty barriers), and the persistent grid's rounds (17: GROUP_M and
+    # clusters, with a short K so that the chart shows tiles end to end; 22: the width its rounds choose).
+    ("viewer-10-timeline.png", ["--panel", "timeline", "--step", "10_cp_async_pipeline", "--shape", "256x256x128",
+                                "--size", "1500x1000"]),
+    ("viewer-16-timeline.png", ["--panel", "timeline", "--step", "16_warp_specialized", "--shape", "256x512x640",
+                                "--size", "1500x1100"]),
+    ("viewer-17-timeline.png", ["--panel", "timeline", "--step", "17_persistent_clusters", "--shape", "4096x4096x512",
+                                "--sms", "132", "--size", "1500x2200"]),
+    ("viewer-22-timeline.png", ["--panel", "timeline", "--step", "22_tile_width", "--layout", "nt", "--shape",
+                                "4096x4096x4096", "--sms", "132", "--size", "1500x2400"]),
     # docs/viewer.md: the whole window, and the performance panel.
     ("viewer-all.png", ["--panel", "all", "--step", "09_warptiling", "--shape", "128x128x32", "--warp", "1",
                         "--iteration", "0", "--instruction", "11", "--theme", "light", "--font-scale", "1.5",
                         "--size", "2700x1350"]),
-    ("viewer-performance.png", ["--panel", "performance", "--size", "1300x1500"]),
-    ("viewer-performance-tensor.png", ["--panel", "performance", "--perf", "tensor", "--size", "1300x1500"]),
-    ("viewer-performance-fp8.png", ["--panel", "performance", "--perf", "fp8", "--size", "1300x1500"]),
+    # The performance panel follows the selected step: its group of runs, its bars highlighted.
+    ("viewer-performance.png", ["--panel", "performance", "--step", "11_split_k_tail", "--size", "1300x1500"]),
+    ("viewer-performance-tensor.png", ["--panel", "performance", "--step", "18_tma_store_epilogue", "--size",
+                                       "1300x1500"]),
+    ("viewer-performance-fp8.png", ["--panel", "performance", "--step", "22_tile_width", "--size", "1300x1500"]),
 ]
+
+
+# ---- The live view: a link's query is the viewer's command line (viewer/link.hpp) ---------------
+# From a page in docs/ to the page tools/web builds (docs/viewer.md, "In a browser").
+LIVE_PAGE = "../build-web/index.html"
+# What shapes a picture but not the selection (its window, theme and font), left out of its link.
+PICTURE_ONLY = {"--size", "--theme", "--font-scale"}
+_PLAIN = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.~,=:")
+
+
+def _encode(text):
+    return "".join(c if c in _PLAIN else "".join(f"%{b:02X}" for b in c.encode()) for c in text)
+
+
+def query_from_arguments(arguments):
+    """["--step", "05_smem_tiling", "--defaults"] -> "step=05_smem_tiling&defaults" (link.hpp's rule)."""
+    parts, i = [], 0
+    while i < len(arguments):
+        key = arguments[i][2:] if arguments[i].startswith("--") else arguments[i]
+        if i + 1 < len(arguments) and not arguments[i + 1].startswith("--"):
+            parts.append(_encode(key) + "=" + _encode(arguments[i + 1]))
+            i += 2
+        else:
+            parts.append(_encode(key))
+            i += 1
+    return "&".join(parts)
+
+
+def arguments_from_query(query):
+    """The reverse (a leading '?' allowed; a value keeps every '=' after the first)."""
+    from urllib.parse import unquote_plus
+    arguments = []
+    for part in query.lstrip("?").split("&"):
+        if part:
+            key, eq, value = part.partition("=")
+            arguments.append("--" + unquote_plus(key))
+            if eq:
+                arguments.append(unquote_plus(value))
+    return arguments
+
+
+def live_arguments(arguments):
+    """A picture's arguments without what only shapes the picture."""
+    out, i = [], 0
+    while i < len(arguments):
+        if arguments[i] in PICTURE_ONLY:
+            i += 2
+            continue
+        out.append(arguments[i])
+        i += 1
+    return out
+
+
+def live_link(arguments):
+    return LIVE_PAGE + "?" + query_from_arguments(live_arguments(arguments))
+
+
+_LINKED = re.compile(r"\[(!\[[^\]]*\]\(images/([\w.\-]+\.png)\))\]\(" + re.escape(LIVE_PAGE) + r"\?[^)\s]*\)")
+_IMAGE = re.compile(r"!\[[^\]]*\]\(images/([\w.\-]+\.png)\)")
+
+
+def linked_page(text):
+    """A page's text with every viewer picture of PICTURES linked to its live view (and nothing else)."""
+    links = {name: live_link(arguments) for name, arguments in PICTURES}
+    # Unlinked first, so that a link is rewritten rather than nested (a picture not of PICTURES, such
+    # as tools/web's own, keeps the link its page gives it).
+    text = _LINKED.sub(lambda m: m.group(1) if m.group(2) in links else m.group(0), text)
+    return _IMAGE.sub(lambda m: f"[{m.group(0)}]({links[m.group(1)]})" if m.group(1) in links else m.group(0), text)
+
+
+def doc_pages():
+    docs = os.path.join(ROOT, "docs")
+    return sorted(os.path.join(docs, name) for name in os.listdir(docs) if name.endswith(".md"))
+
+
+def write_links():
+    for page in doc_pages():
+        with open(page, encoding="utf-8") as f:
+            text = f.read()
+        linked = linked_page(text)
+        if linked != text:
+            with open(page, "w", encoding="utf-8") as f:
+                f.write(linked)
+            print(f"linked the viewer pictures of {os.path.relpath(page, ROOT)} to the live view")
+    return 0
+
+
+def check_links():
+    stale = []
+    for page in doc_pages():
+        with open(page, encoding="utf-8") as f:
+            text = f.read()
+        if linked_page(text) != text:
+            stale.append(os.path.relpath(page, ROOT))
+    if stale:
+        print("pictures: viewer pictures without their live view's link, or with a stale one, in: " + ", ".join(stale) +
+              "\n  link them with: tools/pictures.py --links", file=sys.stderr)
+        return 1
+    print("pictures: every viewer picture links to its live view")
+    return 0
 
 
 def step_of(arguments):
@@ -117,12 +280,28 @@ def sidecar(arguments, geometry_path):
     """What a viewer picture shows, without pixel positions or paths of this machine."""
     with open(geometry_path) as f:
         geometry = json.load(f)
-    shown = geometry.get("shown", {})
+    return {"viewer_arguments": arguments, "selection": geometry.get("selection", {}),
+            "shown": shown_of(geometry.get("shown", {}))}
+
+
+def shown_of(shown):
+    """What the panels showed (a geometry file's "shown"), without pixel positions or paths of this
+    machine (tools/web_check.py compares the browser's page by it too)."""
+    shown = json.loads(json.dumps(shown))
     if "results" in shown:
         shown["results"]["path"] = os.path.basename(shown["results"]["path"])
     if "bars" in shown:
-        shown["bars"] = [{"label": bar["label"], "gflops": bar["gflops"]} for bar in shown["bars"]]
-    return {"viewer_arguments": arguments, "selection": geometry.get("selection", {}), "shown": shown}
+        shown["bars"] = [{"label": bar["label"], "gflops": bar["gflops"], "highlighted": bar.get("highlighted", False)}
+                         for bar in shown["bars"]]
+    if "timeline" in shown:  # what the timeline drew (row, kind, k-tile), not where
+        timeline = shown["timeline"]
+        timeline["bars"] = [[bar["row"], bar["kind"], bar["j"]] for bar in timeline.get("bars", [])]
+        timeline["rows"] = [row["name"] for row in timeline.get("rows", [])]
+        for key in ("t0", "t1"):
+            timeline.pop(key, None)
+        if "rounds" in timeline:
+            timeline["rounds"] = {key: timeline["rounds"][key] for key in ("blocks", "rounds", "rounds_shown")}
+    return shown
 
 
 def viewer_prefix():
@@ -188,6 +367,8 @@ def draw_diagrams(build, out_dir):
 
 
 def check(build, only):
+    if only == "links":
+        return check_links()
     stale = []
     with tempfile.TemporaryDirectory() as fresh:
         if only in (None, "diagrams"):
@@ -226,9 +407,13 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--check", action="store_true", help="compare with the committed pictures instead of writing")
-    parser.add_argument("--only", choices=["diagrams", "viewer"], help="only the diagrams or only the viewer's pictures")
+    parser.add_argument("--only", choices=["diagrams", "viewer", "links"],
+                        help="only the diagrams, the viewer's pictures, or (with --check) their links to the live view")
+    parser.add_argument("--links", action="store_true", help="link the viewer pictures in docs/*.md to the live view")
     args = parser.parse_args()
     build = os.path.abspath(args.build)
+    if args.links:
+        return write_links()
     if args.check:
         return check(build, args.only)
     os.makedirs(IMAGES, exist_ok=True)

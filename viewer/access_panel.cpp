@@ -11,8 +11,6 @@
 
 namespace gemm::viewer {
 
-namespace {
-
 // The 32 banks of each phase of a shared access: the lanes in each, a conflict outlined with its degree.
 void bank_strip(const TraceInstruction& instruction) {
   const std::vector<BankPhase> phases = bank_phases(instruction.access);
@@ -43,6 +41,8 @@ void bank_strip(const TraceInstruction& instruction) {
   }
 }
 
+namespace {
+
 // The whole launch's counts, computed in the background (large launches take a moment).
 void launch_counts(App& app, const TracedProgram& program, const TraceProblem& problem) {
   std::ostringstream k;
@@ -52,7 +52,7 @@ void launch_counts(App& app, const TracedProgram& program, const TraceProblem& p
     app.totals_key = k.str();
     app.totals.reset();
     const TracedProgram* p = &program;
-    app.totals_future = std::async(std::launch::async, [p, problem] { return launch_totals(*p, problem); });
+    app.totals_future = in_background([p, problem] { return launch_totals(*p, problem); });
   }
   if (!app.totals && app.totals_future.valid() &&
       app.totals_future.wait_for(std::chrono::seconds(0)) == std::future_status::ready)

@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <iomanip>
+#include <limits>
+#include <sstream>
 
 namespace gemm::viewer {
 
@@ -35,6 +38,7 @@ void App::select_program(int index) {
   block = {0, 0, 0};
   map_dirty = trace_dirty = true;
   iteration_index = instruction_index = 0;
+  selected_element.reset();
   fit_shape();
   warp = first_traced_warp(current(), problem(), block);  // steps 16-18: their first consumer warp
 }
@@ -106,12 +110,16 @@ void start(App& app, const Args& args, const char* argv0) {
   app.params = args.params;
   if (args.defaults && app.params.empty()) app.params = app.current().default_params;  // --param takes the rest
   app.layout = args.layout;
+  const std::vector<Layout>& layouts = app.current().layouts;
+  if (!args.layout_given && app.current().tensor_core && std::find(layouts.begin(), layouts.end(), app.layout) == layouts.end())
+    app.layout = layouts.front();  // the FP8 steps take NT alone
   if (app.current().shape_rule) {
     const std::string rule = app.current().shape_rule(app.shape, app.layout);
     if (!rule.empty()) usage_error("--shape for " + app.current().step + " (layout " + to_string(app.layout) + "): " + rule);
   }
   app.perf_group = args.perf == "tensor" ? RunGroup::tensor : args.perf == "fp8" ? RunGroup::fp8 : RunGroup::fp32;
-  app.colour_by = args.colour == "block" ? ColourBy::block : args.colour == "warp" ? ColourBy::warp : ColourBy::thread;
+  app.perf_follows_step = args.perf.empty();
+  app.colour_by = colour_by_named(args.colour);
   if (!app.params.empty()) {
     const auto& configs = app.current().configs;
     const TraceProblem p = app.problem();
@@ -133,6 +141,11 @@ void start(App& app, const Args& args, const char* argv0) {
     usage_error("--block is outside the grid of " + std::to_string(launch.grid.x) + " x " + std::to_string(launch.grid.y));
   if (args.warp >= warps_per_block(launch.block))
     usage_error("--warp must be below " + std::to_string(warps_per_block(launch.block)));
+  if (args.element) {
+    if (args.element->first >= app.shape.m || args.element->second >= app.shape.n)
+      usage_error("--element must lie inside C (" + std::to_string(app.shape.m) + " x " + std::to_string(app.shape.n) + ")");
+    app.selected_element = args.element;
+  }
   app.block = args.block;
   app.warp = args.warp >= 0 ? args.warp : first_traced_warp(app.current(), app.problem(), app.block);
   app.trace = warp_trace(app.current(), app.problem(), app.block, app.warp);
@@ -148,11 +161,86 @@ void start(App& app, const Args& args, const char* argv0) {
       usage_error("--instruction must be below " + std::to_string(count) + " at that iteration");
   }
   app.instruction_index = args.instruction;
+  app.show_shared = args.panel == "shared";
+  app.shared = {args.operand == "b" ? Operand::B : Operand::A, args.k_tile, args.shared_item,
+                shared_colour_named(args.shared_colour)};
+  if (app.show_shared && app.current().shared_stage) {
+    const SharedView view = shared_view(app.current(), app.problem(), app.block, app.trace, app.shared);
+    if (args.k_tile >= view.stage.k_tiles)
+      usage_error("--k-tile must be below " + std::to_string(view.stage.k_tiles) + " (the problem's k-tiles)");
+    if (args.shared_item >= int(view.items.size()))
+      usage_error("--shared-item must be below " + std::to_string(view.items.size()) + " for this operand and k-tile");
+  }
   app.docs = args.docs;
   app.solo_panel = args.panel;
+  app.show_timeline = args.panel == "timeline";
+  app.timeline.tile = args.tile;
+  app.timeline.out_bytes = args.out_bytes;
+  app.timeline.copy_latency = args.copy_latency;
 
   app.gpu_present = std::system("nvidia-smi -L > /dev/null 2>&1") == 0;
   app.bin_dir = std::filesystem::absolute(argv0).parent_path().string();
+}
+
+namespace {
+
+// The fewest digits that read back as the same float (0.3, not 0.300000012).
+std::string float_text(float value) {
+  std::string text;
+  for (int digits = 6; digits <= std::numeric_limits<float>::max_digits10; ++digits) {
+    std::ostringstream out;
+    out << std::setprecision(digits) << value;
+    text = out.str();
+    if (std::strtof(text.c_str(), nullptr) == value) break;
+  }
+  return text;
+}
+
+}  // namespace
+
+std::vector<std::string> selection_arguments(const App& app) {
+  const TracedProgram& program = app.current();
+  std::vector<std::string> a = {"--step", program.step};
+  auto add = [&a](const std::string& option, const std::string& value) {
+    a.push_back(option);
+    a.push_back(value);
+  };
+  if (!program.variant.empty()) add("--variant", program.variant);
+  if (program.takes_shape) {
+    add("--shape", shape_text(app.shape));
+    if (app.beta != 0) add("--beta", float_text(app.beta));
+  }
+  // The GPU a step plans its tile for, where it is not the first results file's (--sms).
+  int results_sms = 0;
+  for (const ResultsFile& file : app.results)
+    if (results_sms == 0 && file.ok()) results_sms = file.sms;
+  if (app.sms > 0 && app.sms != results_sms) add("--sms", std::to_string(app.sms));
+  if (program.tensor_core) add("--layout", to_string(app.layout));
+  for (const auto& [key, value] : app.params) add("--param", key + "=" + std::to_string(value));
+  if (app.block.x != 0 || app.block.y != 0) add("--block", std::to_string(app.block.x) + "," + std::to_string(app.block.y));
+  add("--warp", std::to_string(app.warp));
+  if (!app.trace.iterations.empty()) {
+    const size_t at = std::min(size_t(std::max(app.iteration_index, 0)), app.trace.iterations.size() - 1);
+    add("--iteration", std::to_string(app.trace.iterations[at]));
+    add("--instruction", std::to_string(app.instruction_index));
+  }
+  if (app.colour_by != ColourBy::thread) add("--colour", to_string(app.colour_by));
+  if (app.perf_group != RunGroup::fp32) add("--perf", app.perf_group == RunGroup::tensor ? "tensor" : "fp8");
+  if (app.show_timeline) {  // the timeline (View menu): what it shows
+    add("--panel", "timeline");
+    if (app.timeline.tile != 0) add("--tile", std::to_string(app.timeline.tile));
+    if (app.timeline.out_bytes == 4) add("--out", "f32");
+    if (app.timeline.copy_latency != float(kDefaultCopyLatency)) add("--copy-latency", float_text(app.timeline.copy_latency));
+  } else if (app.show_shared) {  // the shared-memory panel (View menu): what it shows
+    add("--panel", "shared");
+    if (app.shared.operand == Operand::B) add("--operand", "b");
+    if (app.shared.k_tile != 0) add("--k-tile", std::to_string(app.shared.k_tile));
+    if (app.shared.item != 0) add("--shared-item", std::to_string(app.shared.item));
+    if (app.shared.colour != SharedColour::k) add("--shared-colour", to_string(app.shared.colour));
+  } else if (!app.solo_panel.empty() && app.solo_panel != "all") {
+    add("--panel", app.solo_panel);
+  }
+  return a;
 }
 
 }  // namespace gemm::viewer

@@ -17,6 +17,8 @@
 #include <nlohmann/json.hpp>
 
 #include "args.hpp"
+#include "shared_model.hpp"
+#include "timeline_model.hpp"
 #include "viewer_model.hpp"
 
 namespace gemm::viewer {
@@ -67,12 +69,20 @@ struct App {
   // The elements of the thread under the mouse (found once per thread, shown in the tooltip).
   std::uint32_t hovered_key = OwnerMap::kNone;
   ThreadElements hovered;
+  // Held maps (the tensor-core steps): what holds the element under the mouse, and the element
+  // selected by a click or --element (its holder named below the map), each found once.
+  int hovered_row = -1, hovered_col = -1;
+  std::vector<std::string> hovered_held;
+  std::optional<std::pair<int, int>> selected_element;
+  std::vector<std::string> selected_held;
+  bool selected_dirty = true;
 
   // Results.
   std::vector<ResultsFile> results;
   int results_index = 0;
   int perf_shape = -1;
   RunGroup perf_group = RunGroup::fp32;  // the performance panel's runs: fp32, 16-bit tensor-core or FP8
+  bool perf_follows_step = true;  // the runs of the selected step's group, its bars highlighted (no --perf)
   std::string open_path, message;
   bool gpu_present = false;
   std::string bin_dir;
@@ -91,6 +101,22 @@ struct App {
   std::map<std::string, float> drawn_bottom;  // per panel: the lowest point drawn (screen y), for --docs' crop
   Layout layout = Layout::nn;  // a tensor-core step's storage of A and B
 
+  // The shared-memory panel (shared_panel.cpp), a fourth column when shown (View menu, --panel
+  // shared): what it is asked for, the view computed for that (again only when shared_key changes),
+  // its textures (the stage; a TMA box as stored) and the first line drawn.
+  bool show_shared = false;
+  SharedSelection shared;
+  SharedView shared_view;
+  std::string shared_key;
+  Texture shared_texture, source_texture;
+  float shared_line0 = 0;
+
+  // The timeline (timeline_panel.cpp), drawn across the window instead of the three panels.
+  bool show_timeline = false;
+  TimelineState timeline;
+  Texture rounds_texture, tiles_texture;  // its rounds grid and C's tiles, one texel per cell
+  std::string rounds_texture_key;
+
   TraceProblem problem() const;
   const TracedProgram& current() const { return programs[size_t(program)]; }
   void select_program(int index);
@@ -104,5 +130,22 @@ struct App {
 // The App the command line asks for: the step, problem, warp and results files, each checked
 // (a usage_error names what is wrong). argv0 locates the build's results and the step programs.
 void start(App& app, const Args& args, const char* argv0);
+
+// The selection on screen as command-line options (--step ... --warp W --instruction J), which
+// start() turns back into the same selection: the browser page's link (link.hpp, tools/web).
+std::vector<std::string> selection_arguments(const App& app);
+
+// Work a panel starts and collects in a later frame (a launch's totals): on a thread of its own;
+// in the browser, which has no threads in this build, done at once (its future is ready).
+template <class Work>
+auto in_background(Work work) -> std::future<decltype(work())> {
+#ifdef __EMSCRIPTEN__
+  std::promise<decltype(work())> done;
+  done.set_value(work());
+  return done.get_future();
+#else
+  return std::async(std::launch::async, std::move(work));
+#endif
+}
 
 }  // namespace gemm::viewer

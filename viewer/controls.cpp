@@ -7,6 +7,9 @@
 #include <algorithm>
 
 #include "theme.hpp"
+#ifdef __EMSCRIPTEN__
+#include "web/web.hpp"
+#endif
 
 namespace gemm::viewer {
 
@@ -83,10 +86,26 @@ void controls(App& app) {
   }
 }
 
+void open_results(App& app, const std::string& path) {
+  ResultsFile file = load_results(path);
+  app.message = file.ok() ? "opened " + path : file.error;
+  app.add_results(file);
+}
+
 void menu(App& app, bool& open_popup) {
   if (ImGui::BeginMenuBar()) {
     if (ImGui::BeginMenu("File")) {
+#ifdef __EMSCRIPTEN__  // in a browser: its file picker (or a file dropped on the page), a PNG download
+      if (ImGui::MenuItem("Open results file...")) web_choose_results_file();
+      if (ImGui::MenuItem("Save screenshot (PNG)")) web_save_screenshot();
+#else
       if (ImGui::MenuItem("Open results file...")) open_popup = true;
+#endif
+      ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("View")) {
+      ImGui::MenuItem("Shared memory panel", nullptr, &app.show_shared);
+      ImGui::MenuItem("Timeline: pipeline stages and persistent rounds", nullptr, &app.show_timeline);
       ImGui::EndMenu();
     }
     ImGui::EndMenuBar();
@@ -100,9 +119,7 @@ void menu(App& app, bool& open_popup) {
     ImGui::SetNextItemWidth(ui(600));
     ImGui::InputText("##path", &app.open_path);
     if (ImGui::Button("Open")) {
-      ResultsFile file = load_results(app.open_path);
-      app.message = file.ok() ? "opened " + app.open_path : file.error;
-      app.add_results(file);
+      open_results(app, app.open_path);
       ImGui::CloseCurrentPopup();
     }
     ImGui::SameLine();

@@ -1,9 +1,11 @@
-// The GEMM Steps viewer: thread map, warp access and measured GFLOPS side by side (docs/viewer.md).
+// The GEMM Steps viewer: thread map, warp access and measured GFLOPS side by side, and a stage of
+// shared memory when asked (docs/viewer.md).
 //
 // Everything drawn comes from viewer_model.hpp, which computes it from the steps' own traces, the
 // access model and results files. This file only wires the rooms together: the command line
 // (args.cpp) starts the App (app.cpp); each frame lays out the menu and top bar (controls.cpp) and
-// the three panels (thread_map_panel.cpp, access_panel.cpp, performance_panel.cpp) in the theme
+// the panels (thread_map_panel.cpp, access_panel.cpp, performance_panel.cpp, shared_panel.cpp), or the
+// timeline across the window (timeline_panel.cpp; View menu, --panel timeline), in the theme
 // (theme.cpp). Headless mode (--screenshot) renders a few frames, writes a PNG and a geometry file
 // (screenshot.cpp: where each grid was drawn) and exits.
 //
@@ -26,12 +28,10 @@
 #include "screenshot.hpp"
 #include "theme.hpp"
 
-namespace {
-
-using namespace gemm::viewer;
+namespace gemm::viewer {
 
 // One frame: the menu and top bar (not in a docs picture), then the panels side by side (--docs:
-// the one asked for, across the window).
+// the one asked for, across the window). The browser's page draws the same (web/web_main.cpp).
 void frame(App& app, int width, int height, bool& open_popup) {
   app.grids.clear();
   app.panels.clear();
@@ -48,7 +48,8 @@ void frame(App& app, int width, int height, bool& open_popup) {
   }
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float gap = ImGui::GetStyle().ItemSpacing.x;
-  const float w = app.docs ? avail.x : (avail.x - 2 * gap) / 3;
+  const int columns = 3 + (app.show_shared ? 1 : 0);  // the shared-memory panel when shown
+  const float w = app.docs || app.show_timeline ? avail.x : (avail.x - float(columns - 1) * gap) / float(columns);
   auto panel = [&](const char* id, const char* name, auto body) {
     if (app.docs && app.solo_panel != name) return;
     ImGui::BeginChild(id, {w, avail.y}, true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
@@ -59,14 +60,22 @@ void frame(App& app, int width, int height, bool& open_popup) {
     ImGui::EndChild();
     if (!app.docs) ImGui::SameLine();
   };
-  panel("##thread", "thread", thread_map_panel);
-  panel("##access", "access", access_panel);
-  panel("##performance", "performance", performance_panel);
+  if (app.show_timeline) {  // the timeline alone, across the window
+    panel("##timeline", "timeline", timeline_panel);
+  } else {
+    panel("##thread", "thread", thread_map_panel);
+    panel("##access", "access", access_panel);
+    panel("##performance", "performance", performance_panel);
+    if (app.show_shared) panel("##shared", "shared", shared_panel);
+  }
   ImGui::End();
   ++app.frames_drawn;
 }
 
-}  // namespace
+}  // namespace gemm::viewer
+
+#ifndef __EMSCRIPTEN__  // the browser's main() is web/web_main.cpp (tools/web)
+using namespace gemm::viewer;
 
 int main(int argc, char** argv) {
   const Args args = parse(argc, argv);
@@ -136,6 +145,11 @@ int main(int argc, char** argv) {
         if (args.frames > 0) {
           std::nth_element(timed_ms.begin(), timed_ms.begin() + timed_ms.size() / 2, timed_ms.end());
           std::printf("frame time: %.2f ms (median of %d frames)\n", timed_ms[timed_ms.size() / 2], args.frames);
+          // What the last frame asked of the renderer: unlike the time, it does not depend on the
+          // machine's load, so a test can hold it (a grid drawn cell by cell needs 4 vertices a cell).
+          const ImDrawData* drawn = ImGui::GetDrawData();
+          std::printf("draw data: %d vertices, %d indices, %d lists\n", drawn->TotalVtxCount, drawn->TotalIdxCount,
+                      drawn->CmdListsCount);
         }
         exit_code = write_screenshot(app, args, fb_width, fb_height, float(fb_width) / float(std::max(1, win_width))) ? 0 : 1;
         break;
@@ -152,3 +166,4 @@ int main(int argc, char** argv) {
   glfwTerminate();
   return exit_code;
 }
+#endif

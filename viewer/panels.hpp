@@ -17,11 +17,23 @@ void thread_map_panel(App& app, ImVec2 size);
 void access_panel(App& app, ImVec2 size);
 // performance_panel.cpp: measured GFLOPS from the results files, and running the step here.
 void performance_panel(App& app, ImVec2 size);
+// shared_panel.cpp: a stage of A or B in shared memory, what one instruction, TMA box or wgmma
+// k-step touches in it.
+void shared_panel(App& app, ImVec2 size);
+// access_panel.cpp: per phase of a shared access, the lanes in each bank, conflicts outlined.
+void bank_strip(const TraceInstruction& instruction);
 // A run started by the performance panel that has finished: its results file added to the list.
 void collect_run(App& app);
+// timeline_panel.cpp: one block's pipeline stages over its k-tiles; a persistent grid's rounds.
+void timeline_panel(App& app, ImVec2 size);
 // controls.cpp: the menu bar (opening a results file) and the top bar (step, shape, tunables).
 void menu(App& app, bool& open_popup);
 void controls(App& app);
+// A results file opened by the user: added to the list and shown, or its one-line error said
+// (controls.cpp; the browser's page calls it for a file chosen or dropped there).
+void open_results(App& app, const std::string& path);
+// One frame: the menu and top bar, then the panels (main.cpp; the browser's page draws the same).
+void frame(App& app, int width, int height, bool& open_popup);
 // A combo box of names (controls.cpp); true when one was picked (`selected` holds it).
 bool pick(const char* label, const std::vector<std::string>& names, int& selected);
 

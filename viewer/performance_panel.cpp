@@ -53,10 +53,16 @@ void bars(App& app, const PerformanceView& view, float width_available, float ch
     const ImVec2 a{left + bar_w * float(i) + 3, bottom - h}, b{left + bar_w * float(i + 1) - 3, bottom};
     const Rgba colour = index_colour(std::uint32_t(view.bars[i].run));
     draw->AddRectFilled(a, b, im(colour));
-    draw->AddText({a.x, bottom + 2}, palette.text, short_name(run).c_str());
+    if (view.bars[i].highlighted) {
+      // The selected step's bars: outlined, with a mark above and the label in the outline's colour.
+      draw->AddRect({a.x - 3, a.y - 3}, {b.x + 3, b.y}, palette.outline, 0, 0, 2);
+      const float mid = (a.x + b.x) / 2, mark = std::min(8.0f, (b.x - a.x) / 2 + 2);
+      draw->AddTriangleFilled({mid - mark, a.y - 6 - mark}, {mid + mark, a.y - 6 - mark}, {mid, a.y - 6}, palette.outline);
+    }
+    draw->AddText({a.x, bottom + 2}, view.bars[i].highlighted ? palette.outline : palette.text, short_name(run).c_str());
     app.shown["bars"].push_back({{"label", run.label()}, {"gflops", point.gflops}, {"x0", a.x}, {"y0", a.y},
                                  {"x1", b.x}, {"y1", b.y}, {"bottom", bottom}, {"chart_height", chart_h},
-                                 {"top_gflops", top}, {"colour", colour}});
+                                 {"top_gflops", top}, {"colour", colour}, {"highlighted", view.bars[i].highlighted}});
     if (mouse.x >= a.x && mouse.x < b.x && mouse.y >= o.y && mouse.y < bottom) {
       ImGui::BeginTooltip();
       for (const std::string& line : bar_tooltip(run, point, sel)) ImGui::Text("%s", line.c_str());
@@ -161,16 +167,27 @@ void performance_panel(App& app, ImVec2 size) {
     return;
   }
   // fp32 runs (against the fp32 peak), 16-bit tensor-core runs (f16/bf16 in) or the FP8 step's: their
-  // scales differ tenfold, and FP8's twice again.
+  // scales differ tenfold, and FP8's twice again. Unless --perf or a button chose, the selected
+  // step's group, with its bars highlighted.
+  const std::string step = app.current().step;
+  if (app.perf_follows_step)
+    if (const std::optional<RunGroup> group = group_of_step(file, step); group && *group != app.perf_group)
+      app.perf_group = *group, app.perf_shape = -1;
   auto group_button = [&](const char* label, RunGroup group) {
-    if (ImGui::RadioButton(label, app.perf_group == group)) app.perf_group = group, app.perf_shape = -1;
+    if (ImGui::RadioButton(label, app.perf_group == group))
+      app.perf_group = group, app.perf_shape = -1, app.perf_follows_step = false;
   };
   group_button("fp32 steps", RunGroup::fp32);
   ImGui::SameLine();
   group_button("tensor-core steps", RunGroup::tensor);
   ImGui::SameLine();
   group_button("FP8 step", RunGroup::fp8);
-  PerformanceView view = performance_view(file, app.perf_group, app.perf_shape);
+  if (!app.docs) {
+    ImGui::SameLine();
+    ImGui::Checkbox("follow the step", &app.perf_follows_step);
+  }
+  app.shown["perf_group"] = app.perf_group == RunGroup::fp32 ? "fp32" : app.perf_group == RunGroup::tensor ? "tensor" : "fp8";
+  PerformanceView view = performance_view(file, app.perf_group, app.perf_shape, step);
   if (view.shapes.empty()) {
     ImGui::Text(app.perf_group == RunGroup::fp32     ? "This file holds no fp32 GEMM runs."
                 : app.perf_group == RunGroup::tensor ? "This file holds no 16-bit tensor-core runs."
@@ -181,7 +198,7 @@ void performance_panel(App& app, ImVec2 size) {
   std::vector<std::string> shape_names;
   for (const MeasuredShape& s : view.shapes) shape_names.push_back(shape_text(s));
   ImGui::SetNextItemWidth(ui(180));
-  if (pick("bars at", shape_names, app.perf_shape)) view = performance_view(file, app.perf_group, app.perf_shape);
+  if (pick("bars at", shape_names, app.perf_shape)) view = performance_view(file, app.perf_group, app.perf_shape, step);
   // cuBLAS in TF32 (fp32 runs on sm_80+) is a reference, not the yardstick, and several times the
   // fp32 peak: named above the charts rather than drawn, so that it does not flatten the fp32 bars.
   app.shown["tf32_reference_gflops"] = view.tf32;

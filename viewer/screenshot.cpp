@@ -31,8 +31,14 @@ bool write_screenshot(const App& app, const Args& args, int fb_width, int fb_hei
     std::fprintf(stderr, "gemm_viewer: cannot write %s\n", args.screenshot.c_str());
     return false;
   }
-  nlohmann::json geometry;
+  nlohmann::json geometry = geometry_json(app, x0, y0, scale);
   geometry["image"] = {{"width", w}, {"height", h}, {"origin_x", x0}, {"origin_y", y0}, {"scale", scale}};
+  std::ofstream(args.geometry) << geometry.dump(2) << "\n";
+  return true;
+}
+
+nlohmann::json geometry_json(const App& app, int x0, int y0, float scale) {
+  nlohmann::json geometry;
   for (const auto& [name, r] : app.panels) geometry["panels"][name] = {r[0] * scale - float(x0), r[1] * scale - float(y0), r[2] * scale, r[3] * scale};
   for (const DrawnGrid& g : app.grids)
     geometry["grids"].push_back({{"name", g.name}, {"x", g.x * scale - float(x0)}, {"y", g.y * scale - float(y0)},
@@ -44,8 +50,7 @@ bool write_screenshot(const App& app, const Args& args, int fb_width, int fb_hei
                            {"shape", {p.shape.m, p.shape.n, p.shape.k}}, {"beta", p.beta}, {"params", p.params},
                            {"block", {app.block.x, app.block.y}}, {"warp", app.warp},
                            {"iteration_index", app.iteration_index}, {"instruction_index", app.instruction_index}};
-  std::ofstream(args.geometry) << geometry.dump(2) << "\n";
-  return true;
+  return geometry;
 }
 
 }  // namespace gemm::viewer

@@ -53,6 +53,8 @@ Rgba index_colour(std::uint32_t index) {
   return hsv(std::fmod(0.07 + index * golden, 1.0), 0.55 + 0.3 * ((index / 7) % 2), 0.70 + 0.25 * ((index / 3) % 2));
 }
 
+Rgba hue_colour(double hue, double saturation, double value) { return hsv(hue, saturation, value); }
+
 int red(Rgba c) { return int(c & 0xff); }
 int green(Rgba c) { return int((c >> 8) & 0xff); }
 int blue(Rgba c) { return int((c >> 16) & 0xff); }
@@ -98,13 +100,39 @@ const char* to_string(ColourBy by) {
     case ColourBy::block: return "block";
     case ColourBy::warp: return "warp";
     case ColourBy::thread: return "thread";
+    case ColourBy::warpgroup: return "warpgroup";
+    case ColourBy::reg: return "register";
   }
   return "thread";
 }
 
 ColourBy colour_by_named(const std::string& name) {
-  return name == "block" ? ColourBy::block : name == "warp" ? ColourBy::warp : ColourBy::thread;
+  for (ColourBy by : {ColourBy::block, ColourBy::warp, ColourBy::warpgroup, ColourBy::reg})
+    if (name == to_string(by)) return by;
+  return ColourBy::thread;
 }
+
+bool is_colour_by_name(const std::string& name) {
+  return name == "lane" || to_string(colour_by_named(name)) == name;
+}
+
+// Neighbouring warps, warpgroups and fragments get distinct colours: the lanes' 32 hues, stepped
+// so that the next index is far round the wheel, or golden-ratio steps of index_colour.
+Rgba warp_colour(int block, int warp) { return lane_colour((block * 7 + warp * 5) % kWarpSize); }
+// A block's warpgroups: the block's colour, the second consumer (warpgroup 2) darker, so that a
+// tile's two halves read as one block's.
+Rgba warpgroup_colour(int block, int warpgroup) {
+  const Rgba c = index_colour(std::uint32_t(block));
+  const double f = warpgroup == 2 ? 0.6 : 1.0;
+  return rgba(int(std::lround(red(c) * f)), int(std::lround(green(c) * f)), int(std::lround(blue(c) * f)));
+}
+// A warp's fragments: the warp's hue, three shades by fragment (acc[i][j] counted i * J + j), so
+// that neighbouring fragments differ across and down (J, the fragments a row, is 1, 2 or 4).
+Rgba fragment_colour(int block, int warp, int fragment) {
+  const int hue_lane = (block * 7 + warp * 5) % kWarpSize;
+  return hsv(std::fmod(hue_lane * (0.25 + 1.0 / 32.0), 1.0), 0.75, 0.98 - 0.2 * (fragment % 3));
+}
+Rgba register_colour(int reg) { return index_colour(std::uint32_t(reg)); }
 
 std::uint32_t Owner::key() const { return std::uint32_t(block) << 10 | std::uint32_t(thread); }
 
@@ -115,12 +143,15 @@ bool Owner::in_warp(const Dim3& b, int w) const {
 Owner OwnerMap::at(int row, int col) const {
   Owner owner;
   if (row < 0 || col < 0 || row >= rows || col >= cols) return owner;
-  const std::uint32_t value = packed[size_t(row) * size_t(cols) + size_t(col)];
+  const size_t index = size_t(row) * size_t(cols) + size_t(col);
+  const std::uint32_t value = packed[index];
   if (value == kNone) return owner;
   owner.block = int(value >> 10);
   owner.thread = int(value & 1023u);
   owner.warp = owner.thread / kWarpSize;
-  owner.lane = owner.thread % kWarpSize;
+  owner.lane = lanes_known ? owner.thread % kWarpSize : -1;
+  owner.warpgroup = owner.thread / kWarpgroupThreads;
+  if (held) owner.reg = regs[index];
   const int gx = launch.grid.x, gy = launch.grid.y;
   owner.block_coord = {owner.block % gx, (owner.block / gx) % gy, owner.block / (gx * gy)};
   return owner;
@@ -131,8 +162,13 @@ Rgba OwnerMap::colour(int row, int col, ColourBy by) const {
   if (owner.block < 0) return kNoOwner;
   switch (by) {
     case ColourBy::block: return index_colour(std::uint32_t(owner.block));
-    case ColourBy::warp: return lane_colour((owner.block * 7 + owner.warp * 5) % kWarpSize);
-    case ColourBy::thread: return lane_colour(owner.lane);
+    case ColourBy::warp: return warp_colour(owner.block, owner.warp);
+    case ColourBy::warpgroup: return warpgroup_colour(owner.block, owner.warpgroup);
+    case ColourBy::reg:
+      if (held) return register_colour(owner.reg);  // WMMA: the fragment acc[i][j], alike in every warp
+      [[fallthrough]];  // a map of stores has no registers: by lane
+    case ColourBy::thread:
+      return lanes_known ? lane_colour(owner.lane) : fragment_colour(owner.block, owner.warp, owner.reg);
   }
   return kNoOwner;
 }
@@ -158,12 +194,14 @@ std::vector<Rgba> OwnerMap::pixels(ColourBy by) const {
 std::uint64_t OwnerMap::digest() const {
   std::uint64_t hash = 1469598103934665603ull;
   for (const std::uint32_t key : packed) hash = (hash ^ key) * 1099511628211ull;
+  for (const std::uint16_t reg : regs) hash = (hash ^ reg) * 1099511628211ull;  // held maps: the registers too
   return hash;
 }
 
 std::string thread_map_title(const TracedProgram& program, const OwnerMap& map) {
   return std::string("Thread map: ") + (program.takes_shape ? "C" : "the output") + " of " + program_label(program) +
-         ", " + std::to_string(map.rows) + " x " + std::to_string(map.cols);
+         ", " + std::to_string(map.rows) + " x " + std::to_string(map.cols) +
+         (map.held ? ", by who holds it when the k-loop ends" : "");
 }
 
 std::string launch_text(const LaunchShape& l) {
@@ -201,8 +239,8 @@ ThreadElements elements_of(const OwnerMap& map, std::uint32_t key, size_t most) 
   return out;
 }
 
-std::string owned_text(const ThreadElements& elements) {
-  std::string text = "owns " + std::to_string(elements.count) + (elements.count == 1 ? " element:" : " elements:");
+std::string owned_text(const ThreadElements& elements, bool held) {
+  std::string text = (held ? "holds " : "owns ") + std::to_string(elements.count) + (elements.count == 1 ? " element:" : " elements:");
   for (const auto& [r, c] : elements.first) text += " (" + std::to_string(r) + "," + std::to_string(c) + ")";
   return text + (elements.count > (long long)elements.first.size() ? " ..." : "");
 }
@@ -581,7 +619,13 @@ bool measured_at(const ResultPoint& p, const MeasuredShape& shape) {
 bool square(const MeasuredShape& s) { return s[0] == s[1] && s[1] == s[2]; }
 }  // namespace
 
-PerformanceView performance_view(const ResultsFile& file, RunGroup group, int shape) {
+std::optional<RunGroup> group_of_step(const ResultsFile& file, const std::string& step) {
+  for (const auto& run : file.runs)
+    if (run.step == step) return run.group();
+  return std::nullopt;
+}
+
+PerformanceView performance_view(const ResultsFile& file, RunGroup group, int shape, const std::string& highlight) {
   PerformanceView view;
   for (const auto& run : file.runs)
     if (run.group() == group) view.runs.push_back(&run);
@@ -605,7 +649,7 @@ PerformanceView performance_view(const ResultsFile& file, RunGroup group, int sh
     for (const auto& p : view.runs[r]->points)
       if (measured_at(p, at)) {
         view.tf32 = std::max(view.tf32, p.tf32_gflops);
-        view.bars.push_back({r, &p});
+        view.bars.push_back({r, &p, !highlight.empty() && view.runs[r]->step == highlight});
         view.bar_cublas = std::max(view.bar_cublas, p.cublas_gflops);
       }
   view.bar_top = std::max({view.peak, view.bar_cublas, 1.0}) * 1.05;

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -21,8 +22,10 @@ constexpr Rgba rgba(int r, int g, int b, int a = 255) {
 }
 constexpr Rgba kUntouched = rgba(58, 58, 64);   // a cell no lane touches
 constexpr Rgba kNoOwner = rgba(24, 24, 28);     // an element outside the problem
+constexpr int kWarpgroupThreads = 128;          // a warpgroup: the 4 warps that issue one wgmma
 Rgba lane_colour(int lane);                     // 32 distinct hues, lane 0 red, around the wheel
 Rgba index_colour(std::uint32_t index);         // a stable colour for a block, warp or thread index
+Rgba hue_colour(double hue, double saturation, double value);  // HSV, hue in turns, each 0..1
 int red(Rgba c);
 int green(Rgba c);
 int blue(Rgba c);
@@ -48,24 +51,47 @@ std::string params_text(const std::map<std::string, int>& params);
 std::string problem_text(const TracedProgram& program, const TraceProblem& problem);
 
 // ---- Thread map: who computes each element of C (the demos: of their output) -------------------
-// Built from the traces: the lane whose store writes an element owns it. The stores do not depend
-// on K, so the map is traced with a short K of the same residue mod 16 (which keeps each step's
-// 16-byte-path decisions).
-enum class ColourBy { block, warp, thread };
-const char* to_string(ColourBy by);                // "block", "warp", "thread"
-ColourBy colour_by_named(const std::string& name);  // the reverse (--colour); anything else: thread
+// Steps 01-11 and the demos: built from the traces, the lane whose store writes an element owns it.
+// The stores do not depend on K, so the map is traced with a short K of the same residue mod 16
+// (which keeps each step's 16-byte-path decisions). The tensor-core steps: who holds each element
+// in its accumulators when the k-loop ends (held_map below), whoever stores it.
+// thread: the lane's colour (WMMA, whose lanes are unspecified: the warp's fragment); warpgroup:
+// the block's 128-thread groups (a wgmma's); reg: the accumulator register (WMMA: the fragment).
+enum class ColourBy { block, warp, thread, warpgroup, reg };
+const char* to_string(ColourBy by);                // "block", "warp", "thread", "warpgroup", "register"
+ColourBy colour_by_named(const std::string& name);  // the reverse (--colour; "lane" is thread); anything else: thread
+bool is_colour_by_name(const std::string& name);   // whether --colour takes it
+// The colours of a block's warps, warpgroups (the block's colour, warpgroup 2 darker) and fragments
+// (a warp's hue, in three shades), and of a register (the map's and the tests').
+Rgba warp_colour(int block, int warp);
+Rgba warpgroup_colour(int block, int warpgroup);
+Rgba fragment_colour(int block, int warp, int fragment);
+Rgba register_colour(int reg);
 struct Owner {
   int block = -1;  // linear block index (x fastest), -1: nobody writes this element
   Dim3 block_coord;
-  int thread = -1, warp = -1, lane = -1;
+  int thread = -1, warp = -1, lane = -1;  // lane -1 in a WMMA step's map (thread: the warp's first)
+  int warpgroup = -1;
+  int reg = -1;  // held maps: the accumulator register (WMMA: the fragment), -1 otherwise
   std::uint32_t key() const;  // as OwnerMap::packed holds it
   bool in_warp(const Dim3& block, int warp) const;  // whether the element is this warp's
+};
+// A held map's comparison with the traced stores: how many elements of C some thread stores, and
+// of those, how many the thread (or, WMMA, the warp) that holds them.
+struct StoreSummary {
+  long long elements = 0, stored = 0, by_holding_thread = 0, by_holding_warp = 0;
 };
 struct OwnerMap {
   int rows = 0, cols = 0;
   LaunchShape launch;
   std::vector<std::uint32_t> packed;  // per element: block << 10 | thread, or kNone
   static constexpr std::uint32_t kNone = 0xffffffffu;
+  // A tensor-core step's map: who holds each element (held), with its register; WMMA's lanes are
+  // not known (lanes_known false: packed names the warp's first thread).
+  bool held = false, lanes_known = true;
+  MmaKind mma = MmaKind::wgmma;
+  std::vector<std::uint16_t> regs;  // held maps: per element
+  StoreSummary stores;              // held maps
   Owner at(int row, int col) const;
   Rgba colour(int row, int col, ColourBy by) const;
   // Whether any thread stores an element (step 18 with the copy engine storing C: none does).
@@ -79,12 +105,40 @@ OwnerMap owner_map(const TracedProgram& program, const TraceProblem& problem);
 // The largest side the viewer traces a thread map for.
 constexpr int kMaxMapSide = 4096;
 
-// "Thread map: C of 05_smem_tiling, 64 x 64" ("the output" for a demo).
+// "Thread map: C of 05_smem_tiling, 64 x 64" ("the output" for a demo; a held map adds "by who
+// holds it when the k-loop ends").
 std::string thread_map_title(const TracedProgram& program, const OwnerMap& map);
 // "grid 2 x 2 x 1 blocks of 32 x 32 x 1 threads".
 std::string launch_text(const LaunchShape& launch);
 // Why no element has an owner ("No thread stores an element here: <the program's c_writer>.").
 std::string no_owner_text(const TracedProgram& program);
+
+// ---- Thread map of the tensor-core steps: who holds each element of C ----------------------------
+// From the step's own accumulator functions (TracedProgram::accumulators, its warp_accumulators):
+// the thread and register that hold each element of C when the k-loop ends, whether or not the
+// thread stores it (steps 18-22 hand C to the Tensor Memory Accelerator); compared with the traced
+// stores (owner_map) for the caption.
+OwnerMap held_map(const TracedProgram& program, const TraceProblem& problem);
+// What the panel draws: held_map where the program has accumulators, else owner_map.
+OwnerMap thread_map(const TracedProgram& program, const TraceProblem& problem);
+// The element as the step's function gives it (its instruction, register, tile), for the hover.
+std::optional<HeldElement> held_element(const TracedProgram& program, const TraceProblem& problem, const OwnerMap& map,
+                                        int row, int col);
+// "wgmma.m64n256k16", "mma.sync.m16n8k16", "wmma::mma_sync m16n16k16".
+std::string instruction_name(const MmaShape& mma);
+// "wgmma.m64n256k16: thread 133 (warpgroup 1, warp 5, lane 5), accumulator register 37" (mma.sync:
+// "... register 13 = acc[0][3][1]"; WMMA: "... warp 3, fragment acc[1][2] (...)"), and a line on
+// its tile and, with promotion, how the register is summed.
+std::vector<std::string> held_text(const HeldElement& element, const Owner& owner, const LaunchShape& launch);
+// How C is stored, from the comparison with the traced stores (and the program's c_writer).
+std::string c_store_text(const TracedProgram& program, const OwnerMap& map);
+// What the colours mean where that needs saying (WMMA's unspecified lanes; a colouring the map has
+// no data for), else "".
+std::string colour_note(const OwnerMap& map, ColourBy by);
+// The colourings the panel offers for a map (warpgroup: wgmma's; register: held maps), and each one's
+// label ("colour by block", "colour by thread (lane)", WMMA: "colour by warp and fragment", ...).
+std::vector<ColourBy> colourings(const OwnerMap& map);
+std::string colour_label(const OwnerMap& map, ColourBy by);
 
 // The part of the map on screen: the cell size in pixels, and the rows and columns shown. zoom 0
 // fits the map: the largest whole number of pixels per cell that shows it all (a fraction when the
@@ -102,8 +156,9 @@ struct ThreadElements {
   long long count = 0;
 };
 ThreadElements elements_of(const OwnerMap& map, std::uint32_t key, size_t most = 8);
-// "owns 4 elements: (0,0) (0,1) (1,0) (1,1)", " ..." when there are more than listed.
-std::string owned_text(const ThreadElements& elements);
+// "owns 4 elements: (0,0) (0,1) (1,0) (1,1)", " ..." when there are more than listed ("holds" in a
+// held map).
+std::string owned_text(const ThreadElements& elements, bool held = false);
 
 // ---- Warp access -------------------------------------------------------------------------------
 struct WarpTrace {
@@ -229,6 +284,7 @@ std::string shape_text(const MeasuredShape& shape);
 struct RunPoint {
   size_t run = 0;  // index into PerformanceView::runs (also the run's colour: index_colour(run))
   const ResultPoint* point = nullptr;
+  bool highlighted = false;  // a run of the step selected in the viewer
 };
 struct SizePoint {
   size_t size = 0;  // index into PerformanceView::sizes
@@ -255,8 +311,12 @@ struct PerformanceView {
   std::vector<std::vector<SizePoint>> lines;
   double line_top = 0;
 };
-// shape: the bars' shape asked for; out of range: 4096^3 where measured, else the first.
-PerformanceView performance_view(const ResultsFile& file, RunGroup group, int shape);
+// shape: the bars' shape asked for; out of range: 4096^3 where measured, else the first. The bars of
+// the runs of step `highlight` (a folder name, e.g. "18_tma_store_epilogue") are highlighted.
+PerformanceView performance_view(const ResultsFile& file, RunGroup group, int shape, const std::string& highlight = "");
+// The group of a step's runs in a file (fp32, 16-bit tensor-core or FP8), none if it has no runs
+// there (the bank demos): the panel follows the selected step to its ladder.
+std::optional<RunGroup> group_of_step(const ResultsFile& file, const std::string& step);
 // A run in the bars' labels ("09") and the legend ("09 ", "12 NT bf16->f32" or "19 no-promotion NT e4m3->bf16").
 std::string short_name(const ResultRun& run);
 std::string legend_text(const ResultRun& run);

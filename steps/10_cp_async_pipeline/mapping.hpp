@@ -159,6 +159,14 @@ GEMM_HD bool vector_bc(const GemmShape& shape) { return shape.n % kChunk == 0; }
 
 GEMM_HD int k_tiles(const GemmShape& shape, const Config& c) { return ceil_div(shape.k, c.bk); }
 GEMM_HD int stage_of(int kt, const Config& c) { return kt % c.stages; }
+// The pipeline (kernel.cuh, multiply): the prologue copies the k-tiles below k_tile_copied_in(0),
+// one commit group each, and waits until groups_in_flight_after_prologue of them are in flight
+// (k-tile 0 has landed). Iteration kt computes k-tile kt, then waits until groups_in_flight are (every
+// slot commits a group, empty or not, so group g is k-tile g: k-tile kt + 1 has landed), and, past
+// the barrier that follows, copies k-tile k_tile_copied_in(kt) into the stage k-tile kt - 1 used.
+GEMM_HD constexpr int k_tile_copied_in(int kt, const Config& c) { return kt + c.stages - 1; }
+GEMM_HD constexpr int groups_in_flight_after_prologue(const Config& c) { return c.stages - 2; }
+GEMM_HD constexpr int groups_in_flight(const Config& c) { return c.stages - 3; }
 GEMM_HD int thread_id(const ThreadCoord& t) { return t.thread.x; }
 
 GEMM_HD LaunchShape launch_shape(const GemmShape& shape, const Config& c) {
@@ -359,9 +367,9 @@ inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& bloc
              [&](const ThreadCoord& t) { return b_element_store_index(t, c, i); });
     }
   };
-  for (int kt = 0; kt < c.stages - 1 && kt < tiles; ++kt) copies(kt, kt);  // the prologue fills the pipeline
+  for (int kt = 0; kt < k_tile_copied_in(0, c) && kt < tiles; ++kt) copies(kt, kt);  // the prologue fills the pipeline
   for (int kt = 0; kt < tiles; ++kt) {
-    const int ahead = kt + c.stages - 1;  // the k-tile this iteration copies
+    const int ahead = k_tile_copied_in(kt, c);  // the k-tile this iteration copies
     copies(ahead, ahead < tiles ? ahead : kt);
     const int base = stage_of(kt, c) * stage_floats(c);
     for (int dot = 0; dot < c.bk; ++dot) {

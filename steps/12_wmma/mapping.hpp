@@ -15,6 +15,7 @@
 #include <map>
 #include <string>
 
+#include "accumulators.hpp"
 #include "dispatch.hpp"
 #include "gemm_types.hpp"
 #include "hd.hpp"
@@ -321,6 +322,26 @@ inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& bloc
                             emit);
       }
     }
+}
+
+// Who holds each element of C at the end of the k-loop (the viewer's thread map, the host tests):
+// fragment acc[i][j] of warp `warp` holds the 16 x 16 tile of C at fragment_row/col, as the
+// epilogue stores it. Which lane holds which element of a fragment the WMMA API leaves to the
+// compiler (see above), so the elements are the warp's, lane -1.
+inline void warp_accumulators(const gemm::TraceProblem& problem, const gemm::Dim3& block, int warp,
+                              const gemm::HeldSink& emit) {
+  const Config c = config_from(problem.params);
+  gemm::HeldElement held;
+  held.mma = {gemm::MmaKind::wmma, kFragment, kFragment, kFragment};
+  held.tile_m = block.y, held.tile_n = block.x;
+  for (int i = 0; i < c.wm / kFragment; ++i)
+    for (int j = 0; j < c.wn / kFragment; ++j)
+      for (int e = 0; e < kFragment * kFragment; ++e) {
+        held.frag_i = i, held.frag_j = j, held.reg = i * (c.wn / kFragment) + j;
+        held.row = block.y * c.bm + fragment_row(warp, c, i) + e / kFragment;
+        held.col = block.x * c.bn + fragment_col(warp, c, j) + e % kFragment;
+        emit(held);
+      }
 }
 
 }  // namespace step12

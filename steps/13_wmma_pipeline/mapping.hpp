@@ -17,6 +17,7 @@
 #include <map>
 #include <string>
 
+#include "accumulators.hpp"
 #include "dispatch.hpp"
 #include "hd.hpp"
 #include "trace.hpp"
@@ -309,6 +310,25 @@ inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& bloc
                             emit);
       }
     }
+}
+
+// Who holds each element of C at the end of the k-loop, as in step 12: fragment acc[i][j] of warp
+// `warp` holds the 16 x 16 tile of C at fragment_row/col; which lane holds which element the WMMA
+// API leaves to the compiler (lane -1).
+inline void warp_accumulators(const gemm::TraceProblem& problem, const gemm::Dim3& block, int warp,
+                              const gemm::HeldSink& emit) {
+  const Config c = config_from(problem.params);
+  gemm::HeldElement held;
+  held.mma = {gemm::MmaKind::wmma, kFragment, kFragment, kFragment};
+  held.tile_m = block.y, held.tile_n = block.x;
+  for (int i = 0; i < c.wm / kFragment; ++i)
+    for (int j = 0; j < c.wn / kFragment; ++j)
+      for (int e = 0; e < kFragment * kFragment; ++e) {
+        held.frag_i = i, held.frag_j = j, held.reg = i * (c.wn / kFragment) + j;
+        held.row = block.y * c.bm + fragment_row(warp, c, i) + e / kFragment;
+        held.col = block.x * c.bn + fragment_col(warp, c, j) + e % kFragment;
+        emit(held);
+      }
 }
 
 }  // namespace step13

@@ -18,6 +18,7 @@
 #include <map>
 #include <string>
 
+#include "accumulators.hpp"
 #include "dispatch.hpp"
 #include "gemm_types.hpp"
 #include "gpu_limits.hpp"
@@ -199,6 +200,17 @@ GEMM_HD LaunchShape launch_shape(const GemmShape& shape, const Config& c) {
 
 GEMM_HD int k_tiles(const GemmShape& shape, const Config& c) { return ceil_div(shape.k, c.bk); }
 
+// The pipeline (kernel.cuh): k-tile kt lives in stage kt % STAGES. The prologue copies the k-tiles
+// below k_tile_copied_in(0), one commit group each, and waits until groups_in_flight_after_prologue of
+// them are in flight (k-tile 0 has landed). In its last k-step iteration kt waits until
+// groups_in_flight are (each k-tile is one commit group, empty past the last k-tile, so group g is
+// k-tile g: k-tile kt + 1 has landed), and, past the barrier that follows, copies k-tile
+// k_tile_copied_in(kt) into the stage k-tile kt - 1 used.
+GEMM_HD constexpr int stage_of(int kt, const Config& c) { return kt % c.stages; }
+GEMM_HD constexpr int k_tile_copied_in(int kt, const Config& c) { return kt + c.stages - 1; }
+GEMM_HD constexpr int groups_in_flight_after_prologue(const Config& c) { return c.stages - 2; }
+GEMM_HD constexpr int groups_in_flight(const Config& c) { return c.stages - 3; }
+
 // --- Shapes of whole tiles -----------------------------------------------------------------------
 
 // A shape that is a whole number of tiles in M, N and K has no edges: every copy lies inside A and
@@ -360,7 +372,7 @@ inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& bloc
   constexpr std::uint32_t kEveryLane = 0xffffffffu;  // blocks are whole warps
   const int tiles = k_tiles(s, c), stage_size = stage_elements(layout, c);
   auto copies = [&](int kt) {
-    const int stage = (kt % c.stages) * stage_size;
+    const int stage = stage_of(kt, c) * stage_size;
     auto operand = [&](const OperandTile& t, const Stored& stored, int origin, Operand global, Operand shared, int base,
                        const char* read, const char* write) {
       for (int i = 0; i < tile_chunks(t) / threads(c); ++i) {
@@ -386,11 +398,11 @@ inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& bloc
     operand(tb, sb, block_n, Operand::B, Operand::smem_B, stage + tile_elements(ta), "cp.async 16 B: B chunk (global read)",
             "cp.async 16 B: B chunk -> swizzled B tile (shared write)");
   };
-  for (int kt = 0; kt < c.stages - 1 && kt < tiles; ++kt) copies(kt);  // the prologue
+  for (int kt = 0; kt < k_tile_copied_in(0, c) && kt < tiles; ++kt) copies(kt);  // the prologue
   const int warp_m = warp_row(warp, c) * c.wm, warp_n = warp_col(warp, c) * c.wn;
   for (int kt = 0; kt < tiles; ++kt) {
-    if (kt + c.stages - 1 < tiles) copies(kt + c.stages - 1);
-    const int stage = (kt % c.stages) * stage_size;
+    if (k_tile_copied_in(kt, c) < tiles) copies(k_tile_copied_in(kt, c));
+    const int stage = stage_of(kt, c) * stage_size;
     for (int k0 = 0; k0 < c.bk; k0 += kMmaK) {
       for (int i = 0; i < c.wm / kMmaM; ++i)
         emit(gemm::make_instruction(Space::shared, Access::load, Operand::smem_A, 16, kt,
@@ -424,6 +436,30 @@ inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& bloc
                               [&](int lane) { return (long long)row(lane) * s.n + col(lane) + e; }, emit);
         }
       }
+}
+
+// Who holds each element of C at the end of the k-loop (the viewer's thread map, the host tests):
+// register r of fragment acc[i][j] of lane `lane` holds the element at fragment_row/col plus
+// accumulator_row/col, as the epilogue reads it (f32 output stores it from there; 16-bit output
+// first trades halves with the neighbouring lane, quad_col).
+constexpr int kAccumulatorRegisters = kMmaM * kMmaN / kWarpSize;  // per fragment and lane: 4
+inline void warp_accumulators(const gemm::TraceProblem& problem, const gemm::Dim3& block, int warp,
+                              const gemm::HeldSink& emit) {
+  const Config c = config_from(problem.params);
+  const int block_m = block.y * c.bm, block_n = block.x * c.bn, fragment_cols = c.wn / kMmaN;
+  gemm::HeldElement held;
+  held.mma = {gemm::MmaKind::mma_sync, kMmaM, kMmaN, kMmaK};
+  held.tile_m = block.y, held.tile_n = block.x;
+  for (int i = 0; i < c.wm / kMmaM; ++i)
+    for (int j = 0; j < fragment_cols; ++j)
+      for (int r = 0; r < kAccumulatorRegisters; ++r)
+        for (int lane = 0; lane < kWarpSize; ++lane) {
+          held.frag_i = i, held.frag_j = j, held.lane = lane;
+          held.reg = (i * fragment_cols + j) * kAccumulatorRegisters + r;
+          held.row = block_m + fragment_row(warp, c, i) + accumulator_row(lane, r);
+          held.col = block_n + fragment_col(warp, c, j) + accumulator_col(lane, r);
+          emit(held);
+        }
 }
 
 }  // namespace step14

@@ -18,6 +18,7 @@
 #include <map>
 #include <string>
 
+#include "accumulators.hpp"
 #include "dispatch.hpp"
 #include "gemm_types.hpp"
 #include "gpu_limits.hpp"
@@ -120,6 +121,17 @@ struct TileCoord {
   int m = 0, n = 0;  // tile row and column
 };
 GEMM_HD TileCoord tile_of(const gemm::Dim3& block) { return {block.y, block.x}; }
+
+// --- The pipeline: which stage and which barrier phase a k-tile takes ----------------------------
+
+// The block's j-th k-tile lives in stage j % STAGES and completes phase j / STAGES of that stage's
+// full barrier: the kernel's running counters (++stage; at STAGES back to 0, and the phase flips).
+// A wait names the phase by its parity: 0, 1, 0, ...
+GEMM_HD constexpr int stage_of(int j, const Config& c) { return j % c.stages; }
+GEMM_HD constexpr int full_parity(int j, const Config& c) { return (j / c.stages) % 2; }
+// The prologue copies the first STAGES k-tiles; once k-tile kt's products are done and every warp
+// has passed the barrier, its stage takes k-tile k_tile_refilled_after(kt).
+GEMM_HD constexpr int k_tile_refilled_after(int kt, const Config& c) { return kt + c.stages; }
 
 // --- TMA boxes --------------------------------------------------------------------------------
 
@@ -245,6 +257,27 @@ inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& bloc
       gemm::emit_c_update(problem, 4, ordinal, edge, [&](int lane) { return c_at(lane) + e; }, emit);
     }
   }
+}
+
+// Who holds each element of C when the k-loop ends (the viewer's thread map, the host tests): lane
+// `lane` of warp w of the block's one warpgroup holds in register reg the element at
+// accumulator_row(w, lane, reg), accumulator_col(lane, reg) of its tile, as the epilogue reads it.
+inline void warp_accumulators(const gemm::TraceProblem& problem, const gemm::Dim3& block, int warp,
+                              const gemm::HeldSink& emit) {
+  const Config c = config_from(problem.params);
+  const int warp_in_group = warp % (kWarpgroup / kWarpSize);
+  const TileCoord tile = tile_of(block);
+  const int row0 = tile.m * c.bm, col0 = tile.n * c.bn;
+  gemm::HeldElement held;
+  held.mma = {gemm::MmaKind::wgmma, kWgmmaM, c.bn, kWgmmaK};
+  held.tile_m = tile.m, held.tile_n = tile.n;
+  for (int reg = 0; reg < c.bn / 2; ++reg)
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+      held.lane = lane, held.reg = reg;
+      held.row = row0 + accumulator_row(warp_in_group, lane, reg);
+      held.col = col0 + accumulator_col(lane, reg);
+      emit(held);
+    }
 }
 
 }  // namespace step15

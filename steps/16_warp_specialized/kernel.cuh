@@ -220,7 +220,7 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
     pin(acc);
 
     // Epilogue, straight from the accumulators (times alpha), a pair of columns at a time.
-    const int row0 = tile.m * cfg.bm + consumer * kWgmmaM, col0 = tile.n * cfg.bn;
+    const int row0 = consumer_row0(tile, consumer, cfg), col0 = tile_col0(tile, cfg);
 #pragma unroll
     for (int reg = 0; reg < cfg.bn / 2; reg += kPair) {
       const int row = row0 + accumulator_row(warp_in_group, lane, reg), col = col0 + accumulator_col(lane, reg);

@@ -12,6 +12,7 @@
 #include <map>
 #include <string>
 
+#include "accumulators.hpp"
 #include "dispatch.hpp"
 #include "gemm_types.hpp"
 #include "gpu_limits.hpp"
@@ -116,6 +117,21 @@ struct TileCoord {
 };
 GEMM_HD TileCoord tile_of(const gemm::Dim3& block) { return {block.y, block.x}; }
 
+// --- The pipeline: which stage and which barrier phase a k-tile takes ----------------------------
+
+// The block's j-th k-tile lives in stage j % STAGES and completes phase j / STAGES of that stage's
+// full barrier: the kernel's running counters (++stage; at STAGES back to 0, and the phase flips).
+// A wait names the phase by its parity: 0, 1, 0, ...
+GEMM_HD constexpr int stage_of(int j, const Config& c) { return j % c.stages; }
+GEMM_HD constexpr int full_parity(int j, const Config& c) { return (j / c.stages) % 2; }
+// The producer waits on the stage's empty barrier for the phase before (parity flipped): its first
+// pass over the stages finds them empty at once. A phase of an empty barrier completes with one
+// arrival per consumer warp.
+GEMM_HD constexpr int empty_parity(int j, const Config& c) { return full_parity(j, c) ^ 1; }
+GEMM_HD constexpr int empty_arrivals(const Config& c) {
+  return consumers(c) * (kWarpgroup / kWarpSize);
+}
+
 // --- TMA boxes --------------------------------------------------------------------------------
 
 // An operand as the copy engine sees it: the stored matrix (inner = row length, outer = rows) cut
@@ -198,6 +214,11 @@ GEMM_HD int accumulator_row(int warp_in_group, int lane, int reg) {
 }
 GEMM_HD int accumulator_col(int lane, int reg) { return 8 * (reg / 4) + 2 * (lane % 4) + reg % 2; }
 
+// The consumers split a tile's rows, one wgmma's 64 each: consumer `consumer` holds the 64 x BN
+// results from row consumer_row0 and column tile_col0 of C (where its epilogue stores them).
+GEMM_HD int consumer_row0(const TileCoord& tile, int consumer, const Config& c) { return tile.m * c.bm + consumer * kWgmmaM; }
+GEMM_HD int tile_col0(const TileCoord& tile, const Config& c) { return tile.n * c.bn; }
+
 // The epilogue stores C straight from the accumulators: each lane holds pairs of neighbouring
 // columns (reg, reg + 1), one 8-byte (f32) or 4-byte (16-bit) store per pair where the pair lies
 // inside C and C's rows keep it aligned (N even), else element by element up to C's edge. A warp's
@@ -224,7 +245,7 @@ inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& bloc
   const int consumer = warpgroup - 1, warp_in_group = warp % kWarpsPerGroup;
   const TileCoord tile = tile_of(block);
   constexpr int ordinal = 0;  // one tile per block
-  const int row0 = tile.m * c.bm + consumer * kWgmmaM, col0 = tile.n * c.bn;
+  const int row0 = consumer_row0(tile, consumer, c), col0 = tile_col0(tile, c);
   for (int reg = 0; reg < c.bn / 2; reg += kPair) {
     auto row = [&](int lane) { return row0 + accumulator_row(warp_in_group, lane, reg); };
     auto col = [&](int lane) { return col0 + accumulator_col(lane, reg); };
@@ -243,6 +264,30 @@ inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& bloc
       gemm::emit_c_update(problem, 4, ordinal, edge, [&](int lane) { return c_at(lane) + e; }, emit);
     }
   }
+}
+
+// Who holds each element of C when the k-loop ends (the viewer's thread map, the host tests): lane
+// `lane` of warp `warp_in_group` of consumer `consumer` holds in register reg the element at
+// consumer_row0 + accumulator_row, tile_col0 + accumulator_col, as the epilogue reads it.
+inline void warp_accumulators(const gemm::TraceProblem& problem, const gemm::Dim3& block, int warp,
+                              const gemm::HeldSink& emit) {
+  constexpr int kWarpsPerGroup = kWarpgroup / kWarpSize;
+  const Config c = config_from(problem.params);
+  const int warpgroup = warp / kWarpsPerGroup;
+  if (warpgroup == 0) return;  // the producer holds no results
+  const int consumer = warpgroup - 1, warp_in_group = warp % kWarpsPerGroup;
+  const TileCoord tile = tile_of(block);  // one tile per block
+  const int row0 = consumer_row0(tile, consumer, c), col0 = tile_col0(tile, c);
+  gemm::HeldElement held;
+  held.mma = {gemm::MmaKind::wgmma, kWgmmaM, c.bn, kWgmmaK};
+  held.tile_m = tile.m, held.tile_n = tile.n;
+  for (int reg = 0; reg < c.bn / 2; ++reg)
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+      held.lane = lane, held.reg = reg;
+      held.row = row0 + accumulator_row(warp_in_group, lane, reg);
+      held.col = col0 + accumulator_col(lane, reg);
+      emit(held);
+    }
 }
 
 }  // namespace step16

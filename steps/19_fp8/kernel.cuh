@@ -384,7 +384,7 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
       // the staging buffer in turn: the accumulators (times alpha), then to C by the copy engine,
       // or read back along the rows of C. 16-bit output (f16, bf16) goes through the copy engine as
       // 16 bits (64 columns a slice), everything else is staged as f32 (32 columns).
-      const int row0 = tile.m * cfg.bm + consumer * kWgmmaM, col0 = tile.n * cfg.bn;
+      const int row0 = consumer_row0(tile, consumer, cfg), col0 = tile_col0(tile, cfg);
       auto store_tile = [&](auto staged_bytes) {
         constexpr int kStaged = decltype(staged_bytes)::value, kCols = slice_cols(kStaged);
         static_for<0, cfg.bn / kCols>([&](auto slice_index) {

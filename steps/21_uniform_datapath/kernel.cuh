@@ -417,7 +417,7 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
     // or read back along the rows of C. 16-bit output (f16, bf16) goes through the copy engine as
     // 16 bits (64 columns a slice), everything else is staged as f32 (32 columns).
     auto epilogue = [&](const TileCoord& tile, auto only_by_copy_engine) {
-      const int row0 = tile.m * cfg.bm + consumer * kWgmmaM, col0 = tile.n * cfg.bn;
+      const int row0 = consumer_row0(tile, consumer, cfg), col0 = tile_col0(tile, cfg);
       // by_copy_engine: store_with_tma, or true where the caller knows it is.
       auto store_tile = [&](auto staged_bytes, bool by_copy_engine) {
         constexpr int kStaged = decltype(staged_bytes)::value, kCols = slice_cols(kStaged);

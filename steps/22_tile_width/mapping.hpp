@@ -17,6 +17,7 @@
 #include <map>
 #include <string>
 
+#include "accumulators.hpp"
 #include "dispatch.hpp"
 #include "gemm_types.hpp"
 #include "gpu_limits.hpp"
@@ -241,6 +242,31 @@ GEMM_HD TileCoord tile_at(int u, int rank, const GemmShape& s, const Config& c) 
   return {(first_row + in_group % group_rows) * c.cluster + rank, in_group / group_rows};
 }
 
+// --- The pipeline: which stage and which barrier phase a k-tile takes ----------------------------
+
+// The block's j-th k-tile lives in stage j % STAGES and completes phase j / STAGES of that stage's
+// full barrier: the kernel's running counters (++stage; at STAGES back to 0, and the phase flips).
+// A wait names the phase by its parity: 0, 1, 0, ...
+GEMM_HD constexpr int stage_of(int j, const Config& c) { return j % c.stages; }
+GEMM_HD constexpr int full_parity(int j, const Config& c) { return (j / c.stages) % 2; }
+// The producer waits on the stage's empty barrier for the phase before (parity flipped): its first
+// pass over the stages finds them empty at once. A phase of an empty barrier completes with one
+// arrival per consumer warp of every block of the cluster (each reads what every producer writes).
+GEMM_HD constexpr int empty_parity(int j, const Config& c) { return full_parity(j, c) ^ 1; }
+GEMM_HD constexpr int empty_arrivals(const Config& c) {
+  return consumers(c) * (kWarpgroup / kWarpSize) * c.cluster;
+}
+// The unit of work the block takes in round `round` of the persistent grid (the kernel's loop over
+// u: its cluster's units are cluster, cluster + clusters, ...; the stage and phase counters run on
+// from one tile to the next), and its rank in the cluster, which picks the unit's tile (tile_at).
+GEMM_HD constexpr int unit_of(int block, int round, int clusters, const Config& c) {
+  return block / c.cluster + round * clusters;
+}
+GEMM_HD constexpr int rank_of(int block, const Config& c) { return block % c.cluster; }  // clusters along x
+GEMM_HD constexpr bool promotion_ends(int kt, int k_tiles, const Config& c) {  // k-tile kt's sum is added in f32
+  return c.promote > 0 && ((kt + 1) % c.promote == 0 || kt == k_tiles - 1);
+}
+
 // --- TMA boxes --------------------------------------------------------------------------------
 
 // An operand as the copy engine sees it: the stored matrix (inner = row length, outer = rows) cut
@@ -316,6 +342,11 @@ GEMM_HD int accumulator_row(int warp_in_group, int lane, int reg) {
   return 16 * warp_in_group + lane / 4 + ((reg / 2) % 2) * 8;
 }
 GEMM_HD int accumulator_col(int lane, int reg) { return 8 * (reg / 4) + 2 * (lane % 4) + reg % 2; }
+
+// The consumers split a tile's rows, one wgmma's 64 each: consumer `consumer` holds the 64 x BN
+// results from row consumer_row0 and column tile_col0 of C (where its epilogue stores them).
+GEMM_HD int consumer_row0(const TileCoord& tile, int consumer, const Config& c) { return tile.m * c.bm + consumer * kWgmmaM; }
+GEMM_HD int tile_col0(const TileCoord& tile, const Config& c) { return tile.n * c.bn; }
 
 // The epilogue goes through shared memory, because a warp's accumulators span 8 rows of C: stored
 // straight from registers, every store instruction touches 8 cache lines for 256 bytes. Each
@@ -409,6 +440,12 @@ GEMM_HD constexpr bool read_back_only(const Config& c, int out_bytes, bool copy_
 GEMM_HD bool launches_copy_engine_only_kernel(const Config& c, const GemmShape& s, float beta, int out_bytes) {
   return has_copy_engine_only_kernel(c, out_bytes) && tma_stores_c(s, beta, out_bytes);
 }
+// Whether a problem's tiles are stored under the next tile's first products: the kernel it launches
+// has the registers for it (epilogue_under_next_tile) and TMA stores C (tma_stores_c).
+GEMM_HD bool stores_under_next_tile(const Config& c, const GemmShape& s, float beta, int out_bytes) {
+  return epilogue_under_next_tile(c, out_bytes, launches_copy_engine_only_kernel(c, s, beta, out_bytes)) &&
+         tma_stores_c(s, beta, out_bytes);
+}
 
 // --- The k-loop's addresses in the uniform datapath (step 21) --------------------------------------
 
@@ -476,7 +513,7 @@ inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& bloc
   for (int u = cluster; u < units(s, c); u += clusters, ++ordinal) {
     const TileCoord tile = tile_at(u, rank, s, c);
     if (tile.m >= tiles_m(s, c)) continue;  // below C: nothing stored
-    const int row0 = tile.m * c.bm + consumer * kWgmmaM, col0 = tile.n * c.bn;
+    const int row0 = consumer_row0(tile, consumer, c), col0 = tile_col0(tile, c);
     for (int slice = 0; slice < slice_count(c.bn, kOutBytes); ++slice, half ^= 1) {
       const int base = staging_half_byte(consumer, half) / kOutBytes, first = slice_first_col(slice, c.bn, kOutBytes);
       for (int reg = first / 2; reg < (first + kCols) / 2; reg += 2)
@@ -511,6 +548,40 @@ inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& bloc
         }
       }
     }
+  }
+}
+
+// Who holds each element of C when the k-loop of a tile ends (the viewer's thread map, the host
+// tests): for each tile the block takes, in its order (tile_at; also the lower tile of a last unit
+// below C, which the block computes and does not store), lane `lane` of warp `warp_in_group` of
+// consumer `consumer` holds in register reg the element at consumer_row0 + accumulator_row,
+// tile_col0 + accumulator_col, as the epilogue reads it.
+// A narrow tile's wgmma has n = 64 (narrow_tile): its results are in the first accumulators.
+inline void warp_accumulators(const gemm::TraceProblem& problem, const gemm::Dim3& block, int warp,
+                              const gemm::HeldSink& emit) {
+  constexpr int kWarpsPerGroup = kWarpgroup / kWarpSize;
+  const GemmShape& s = problem.shape;
+  const Config c = config_from(problem.params);
+  const int warpgroup = warp / kWarpsPerGroup;
+  if (warpgroup == 0) return;  // the producer holds no results
+  const int consumer = warpgroup - 1, warp_in_group = warp % kWarpsPerGroup;
+  const int clusters = trace_launch_shape(problem, c).grid.x / c.cluster;
+  const int cluster = block.x / c.cluster, rank = block.x % c.cluster;
+  int ordinal = 0;  // the tile's place in the block's sequence
+  for (int u = cluster; u < units(s, c); u += clusters, ++ordinal) {
+    const TileCoord tile = tile_at(u, rank, s, c);
+    const int row0 = consumer_row0(tile, consumer, c), col0 = tile_col0(tile, c);
+    const int n = narrow_tile(tile.n, s, c) ? kNarrowCols : c.bn;  // the wgmma's n
+    gemm::HeldElement held;
+    held.mma = {gemm::MmaKind::wgmma, kWgmmaM, n, kWgmmaK};
+    held.tile = ordinal, held.tile_m = tile.m, held.tile_n = tile.n, held.promote = c.promote;
+    for (int reg = 0; reg < n / 2; ++reg)
+      for (int lane = 0; lane < kWarpSize; ++lane) {
+        held.lane = lane, held.reg = reg;
+        held.row = row0 + accumulator_row(warp_in_group, lane, reg);
+        held.col = col0 + accumulator_col(lane, reg);
+        emit(held);
+      }
   }
 }
 

@@ -20,32 +20,19 @@
 
 #include "access_model.hpp"
 #include "hd.hpp"
+#include "hopper_shared.hpp"
 #include "trace.hpp"
 
 namespace gemm::hopper_testing {
 
-// The 128-byte swizzle as the hardware applies it to a shared address (CUTLASS's Swizzle<3,4,3>):
-// bits 4-6 (the 16-byte chunk) XOR bits 7-9 (the 128-byte row within a 1024-byte period).
-inline unsigned swizzle(unsigned address) { return address ^ (((address >> 7) & 7u) << 4); }
-
 // The byte a wgmma reads for element (mn, k) of its 64 x K (A) or K x N (B) operand (K = 32 bytes:
-// 16 2-byte or 32 1-byte elements), from the descriptor's fields, using CUTLASS's canonical
-// 128-byte-swizzled layouts, for elements of `element_bytes` (E) bytes, R = 128 / E to a row:
-//   K-major:  ((8, m), (R, 2)) : ((128 B, SBO), (E B, 16 B)) -- a k's byte is k E along the row
-//   MN-major: ((R, m), (8, k)) : ((E B, LBO), (128 B, SBO))  -- 16-bit only (FP8 has no MN-major)
+// 16 2-byte or 32 1-byte elements), decoded from the descriptor's fields by the decoder the viewer
+// draws with too (common/host/hopper_shared.hpp: the 128-byte swizzle, CUTLASS's canonical K-major
+// and MN-major layouts).
 inline unsigned wgmma_reads(std::uint64_t descriptor, bool k_major, int mn, int k, int element_bytes = 2) {
-  const unsigned start = unsigned(descriptor & 0x3fff) << 4;
-  const unsigned leading = unsigned((descriptor >> 16) & 0x3fff) << 4;
-  const unsigned stride = unsigned((descriptor >> 32) & 0x3fff) << 4;
-  EXPECT_EQ(descriptor >> 62, 1u) << "128-byte swizzle";
-  const unsigned bytes = unsigned(element_bytes), per_row = 128u / bytes;
-  unsigned linear;
-  if (k_major)
-    linear = start + unsigned(mn % 8) * 128 + unsigned(mn / 8) * stride + unsigned(k) * bytes;
-  else
-    linear = start + (unsigned(mn) % per_row) * bytes + (unsigned(mn) / per_row) * leading + unsigned(k % 8) * 128 +
-             unsigned(k / 8) * stride;
-  return swizzle(linear);
+  const hopper::MatrixDescriptor d = hopper::decode_descriptor(descriptor);
+  EXPECT_TRUE(hopper::decodable(d)) << "128-byte swizzle, base offset 0";
+  return hopper::descriptor_byte(d, k_major, mn, k, element_bytes);
 }
 
 // Every element (mn, k) of one wgmma's operand (rows x wgmma_k: 16 2-byte k's, or 32 1-byte ones
@@ -88,8 +75,7 @@ void expect_boxes_land_where_tile_byte_says(const BoxedOperand& op, int rows, in
         const int mn = (op.k_major ? outer : inner) - mn0, k = (op.k_major ? inner : outer) - kt * bk;
         ASSERT_TRUE(mn >= 0 && mn < rows && k >= 0 && k < bk) << what << " box " << box << " element " << i << "," << o;
         ++covered[size_t(mn) * size_t(bk) + size_t(k)];
-        const unsigned written =
-            unsigned(box * op.box_bytes) + swizzle(unsigned(o) * 128 + unsigned(i) * unsigned(op.element_bytes));
+        const unsigned written = hopper::tma_landing_byte(unsigned(box * op.box_bytes), i, o, op.element_bytes);
         ASSERT_EQ(unsigned(tile_byte(mn, k)), written) << what << " box " << box << " element " << i << "," << o;
       }
   }

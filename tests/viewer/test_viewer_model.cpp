@@ -6,11 +6,15 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <set>
+#include <stdexcept>
+#include <tuple>
 
 #include "../../steps/09_warptiling/mapping.hpp"
 #include "../../steps/10_cp_async_pipeline/mapping.hpp"
 #include "../../steps/11_split_k_tail/mapping.hpp"
+#include "link.hpp"
 #include "viewer_model.hpp"
 
 namespace gv = gemm::viewer;
@@ -487,4 +491,318 @@ TEST(ViewerModel, PerformanceTexts) {
   EXPECT_EQ(no_promotion.label(), "19_fp8 / no-promotion NT e4m3->bf16");
   EXPECT_EQ(gv::legend_text(fp8), "19 NT e4m3->bf16");
   EXPECT_EQ(gv::legend_text(no_promotion), "19 no-promotion NT e4m3->bf16");
+}
+
+// ---- The tensor-core steps' thread map: who holds each element of C (held_map) -------------------
+
+namespace {
+const gemm::TracedProgram& program_named(const std::vector<gemm::TracedProgram>& programs, const std::string& step) {
+  const int index = program_index(programs, step);
+  if (index < 0) throw std::runtime_error("no traced program " + step);
+  return programs[size_t(index)];
+}
+// The owner the map gives an element: (block, thread, register).
+std::tuple<int, int, int> owner_of(const gv::OwnerMap& map, int row, int col) {
+  const gv::Owner o = map.at(row, col);
+  return {o.block, o.thread, o.reg};
+}
+}  // namespace
+
+// Steps 12, 14, 15, 18 and 22: every element of the map has the holder the step's own functions
+// give (fragment_row/col, accumulator_row/col, tile_at, consumer_row0 ...), called here directly.
+TEST(ViewerHeldMap, Step12IsTheWarpsFragments) {
+  const auto programs = gemm::traced_programs();
+  const gemm::TracedProgram& step = program_named(programs, "12_wmma");
+  for (const auto& params : step.configs) {
+    gemm::TraceProblem p = problem(200, 296, 32);
+    p.params = params;
+    const gv::OwnerMap map = gv::held_map(step, p);
+    ASSERT_TRUE(map.held);
+    EXPECT_FALSE(map.lanes_known);
+    const step12::Config c = step12::config_from(params);
+    const gemm::LaunchShape launch = step12::launch_shape(p.shape, c);
+    long long checked = 0;
+    for (int by = 0; by < launch.grid.y; ++by)
+      for (int bx = 0; bx < launch.grid.x; ++bx)
+        for (int warp = 0; warp < step12::warps(c); ++warp)
+          for (int i = 0; i < c.wm / 16; ++i)
+            for (int j = 0; j < c.wn / 16; ++j)
+              for (int e = 0; e < 256; ++e) {
+                const int row = by * c.bm + step12::fragment_row(warp, c, i) + e / 16;
+                const int col = bx * c.bn + step12::fragment_col(warp, c, j) + e % 16;
+                if (row >= p.shape.m || col >= p.shape.n) continue;
+                ASSERT_EQ(owner_of(map, row, col), std::make_tuple(by * launch.grid.x + bx, warp * 32, i * (c.wn / 16) + j));
+                ++checked;
+              }
+    EXPECT_EQ(checked, 200 * 296);
+  }
+}
+
+TEST(ViewerHeldMap, Step14IsTheMmaSyncFragments) {
+  const auto programs = gemm::traced_programs();
+  const gemm::TracedProgram& step = program_named(programs, "14_mma_ldmatrix");
+  for (const auto& params : step.configs) {
+    gemm::TraceProblem p = problem(200, 328, 32);
+    p.params = params;
+    const gv::OwnerMap map = gv::held_map(step, p);
+    ASSERT_TRUE(map.lanes_known);
+    EXPECT_EQ(map.mma, gemm::MmaKind::mma_sync);
+    const step14::Config c = step14::config_from(params);
+    const gemm::LaunchShape launch = step14::launch_shape(p.shape, c);
+    long long checked = 0;
+    for (int by = 0; by < launch.grid.y; ++by)
+      for (int bx = 0; bx < launch.grid.x; ++bx)
+        for (int warp = 0; warp < step14::warps(c); ++warp)
+          for (int i = 0; i < c.wm / 16; ++i)
+            for (int j = 0; j < c.wn / 8; ++j)
+              for (int r = 0; r < 4; ++r)
+                for (int lane = 0; lane < 32; ++lane) {
+                  const int row = by * c.bm + step14::fragment_row(warp, c, i) + step14::accumulator_row(lane, r);
+                  const int col = bx * c.bn + step14::fragment_col(warp, c, j) + step14::accumulator_col(lane, r);
+                  if (row >= p.shape.m || col >= p.shape.n) continue;
+                  ASSERT_EQ(owner_of(map, row, col),
+                            std::make_tuple(by * launch.grid.x + bx, warp * 32 + lane, (i * (c.wn / 8) + j) * 4 + r));
+                  ++checked;
+                }
+    EXPECT_EQ(checked, 200 * 328);
+  }
+}
+
+TEST(ViewerHeldMap, Step15IsOneWarpgroupsWgmmaAccumulators) {
+  const auto programs = gemm::traced_programs();
+  const gemm::TracedProgram& step = program_named(programs, "15_tma_wgmma");
+  for (const auto& params : step.configs) {
+    gemm::TraceProblem p = problem(200, 328, 64);
+    p.params = params;
+    const gv::OwnerMap map = gv::held_map(step, p);
+    EXPECT_EQ(map.mma, gemm::MmaKind::wgmma);
+    const step15::Config c = step15::config_from(params);
+    const gemm::LaunchShape launch = step15::launch_shape(p.shape, c);
+    long long checked = 0;
+    for (int by = 0; by < launch.grid.y; ++by)
+      for (int bx = 0; bx < launch.grid.x; ++bx) {
+        const step15::TileCoord tile = step15::tile_of({bx, by, 0});
+        for (int warp = 0; warp < 4; ++warp)
+          for (int reg = 0; reg < c.bn / 2; ++reg)
+            for (int lane = 0; lane < 32; ++lane) {
+              const int row = tile.m * c.bm + step15::accumulator_row(warp, lane, reg);
+              const int col = tile.n * c.bn + step15::accumulator_col(lane, reg);
+              if (row >= p.shape.m || col >= p.shape.n) continue;
+              ASSERT_EQ(owner_of(map, row, col), std::make_tuple(by * launch.grid.x + bx, warp * 32 + lane, reg));
+              ++checked;
+            }
+      }
+    EXPECT_EQ(checked, 200 * 328);
+  }
+}
+
+namespace {
+// A persistent step (18, 22): the blocks of each cluster take units q, q + clusters, ...; consumer k
+// of a block holds its tile's rows from consumer_row0; a narrow tile's wgmma has n = 64.
+template <typename Step, typename Config>
+void expect_persistent_holders(const gemm::TracedProgram& step, const gemm::TraceProblem& p, const Config& c) {
+  const gv::OwnerMap map = gv::held_map(step, p);
+  const gemm::LaunchShape launch = Step::launch(p, c);
+  const int clusters = launch.grid.x / c.cluster;
+  long long checked = 0;
+  for (int block = 0; block < launch.grid.x; ++block) {
+    const int cluster = block / c.cluster, rank = block % c.cluster;
+    for (int u = cluster; u < Step::units(p.shape, c); u += clusters) {
+      const auto tile = Step::tile_at(u, rank, p.shape, c);
+      const int n = Step::narrow_tile(tile.n, p.shape, c) ? 64 : c.bn;
+      for (int consumer = 0; consumer < c.bm / 64; ++consumer)
+        for (int warp = 0; warp < 4; ++warp)
+          for (int reg = 0; reg < n / 2; ++reg)
+            for (int lane = 0; lane < 32; ++lane) {
+              const int row = Step::consumer_row0(tile, consumer, c) + Step::accumulator_row(warp, lane, reg);
+              const int col = Step::tile_col0(tile, c) + Step::accumulator_col(lane, reg);
+              if (row >= p.shape.m || col >= p.shape.n) continue;
+              ASSERT_EQ(owner_of(map, row, col), std::make_tuple(block, (1 + consumer) * 128 + warp * 32 + lane, reg))
+                  << step.step << " (" << row << ", " << col << ")";
+              ++checked;
+            }
+    }
+  }
+  EXPECT_EQ(checked, (long long)p.shape.m * p.shape.n) << step.step;
+}
+struct Step18 {
+  static gemm::LaunchShape launch(const gemm::TraceProblem& p, const step18::Config& c) { return step18::trace_launch_shape(p, c); }
+  static int units(const gemm::GemmShape& s, const step18::Config& c) { return step18::units(s, c); }
+  static step18::TileCoord tile_at(int u, int rank, const gemm::GemmShape& s, const step18::Config& c) { return step18::tile_at(u, rank, s, c); }
+  static bool narrow_tile(int n, const gemm::GemmShape& s, const step18::Config& c) { return step18::narrow_tile(n, s, c); }
+  static int consumer_row0(const step18::TileCoord& t, int k, const step18::Config& c) { return step18::consumer_row0(t, k, c); }
+  static int tile_col0(const step18::TileCoord& t, const step18::Config& c) { return step18::tile_col0(t, c); }
+  static int accumulator_row(int w, int lane, int reg) { return step18::accumulator_row(w, lane, reg); }
+  static int accumulator_col(int lane, int reg) { return step18::accumulator_col(lane, reg); }
+};
+struct Step22 {
+  static gemm::LaunchShape launch(const gemm::TraceProblem& p, const step22::Config& c) { return step22::trace_launch_shape(p, c); }
+  static int units(const gemm::GemmShape& s, const step22::Config& c) { return step22::units(s, c); }
+  static step22::TileCoord tile_at(int u, int rank, const gemm::GemmShape& s, const step22::Config& c) { return step22::tile_at(u, rank, s, c); }
+  static bool narrow_tile(int n, const gemm::GemmShape& s, const step22::Config& c) { return step22::narrow_tile(n, s, c); }
+  static int consumer_row0(const step22::TileCoord& t, int k, const step22::Config& c) { return step22::consumer_row0(t, k, c); }
+  static int tile_col0(const step22::TileCoord& t, const step22::Config& c) { return step22::tile_col0(t, c); }
+  static int accumulator_row(int w, int lane, int reg) { return step22::accumulator_row(w, lane, reg); }
+  static int accumulator_col(int lane, int reg) { return step22::accumulator_col(lane, reg); }
+};
+}  // namespace
+
+TEST(ViewerHeldMap, PersistentStepsDealTheirTilesAsTheStepsSay) {
+  const auto programs = gemm::traced_programs();
+  for (int sms : {4, 132})  // several tiles per block, and the H100's grid
+    for (const gemm::GemmShape& shape : {gemm::GemmShape{328, 296, 64}, gemm::GemmShape{200, 600, 128}}) {
+      for (const auto& params : program_named(programs, "18_tma_store_epilogue").configs) {
+        gemm::TraceProblem p = problem(shape.m, shape.n, shape.k);
+        p.params = params, p.sms = sms;
+        expect_persistent_holders<Step18>(program_named(programs, "18_tma_store_epilogue"), p, step18::config_from(params));
+      }
+      for (const auto& params : program_named(programs, "22_tile_width").configs) {
+        gemm::TraceProblem p = problem(shape.m, shape.n, shape.k);
+        p.params = params, p.sms = sms, p.layout = gemm::Layout::nt;
+        expect_persistent_holders<Step22>(program_named(programs, "22_tile_width"), p, step22::config_from(params));
+      }
+    }
+}
+
+TEST(ViewerHeldMap, EveryTensorCoreStepHoldsAllOfCAndNamesIt) {
+  for (const auto& program : gemm::traced_programs()) {
+    if (!program.accumulators) continue;
+    gemm::TraceProblem p = problem(136, 200, 64);
+    p.layout = program.layouts.front();
+    const gv::OwnerMap map = gv::thread_map(program, p);
+    ASSERT_TRUE(map.held) << program.step;
+    EXPECT_EQ(map.stores.elements, 136 * 200) << program.step;
+    EXPECT_NE(gv::thread_map_title(program, map).find("by who holds it"), std::string::npos);
+    // Hover: the element as the step's function gives it, named with its instruction.
+    const gv::Owner owner = map.at(135, 199);
+    const std::optional<gemm::HeldElement> held = gv::held_element(program, p, map, 135, 199);
+    ASSERT_TRUE(held.has_value()) << program.step;
+    EXPECT_EQ(held->row, 135);
+    EXPECT_EQ(held->col, 199);
+    EXPECT_EQ(held->reg, owner.reg);
+    const std::vector<std::string> lines = gv::held_text(*held, owner, map.launch);
+    ASSERT_GE(lines.size(), 2u);
+    EXPECT_EQ(lines[0].rfind(gv::instruction_name(held->mma) + ": ", 0), 0u) << lines[0];
+    if (map.lanes_known) {
+      EXPECT_NE(lines[0].find("thread " + std::to_string(owner.thread) + " "), std::string::npos) << lines[0];
+      EXPECT_NE(lines[0].find("accumulator register " + std::to_string(owner.reg)), std::string::npos) << lines[0];
+    } else {
+      EXPECT_NE(lines[0].find("WMMA API"), std::string::npos) << lines[0];
+    }
+  }
+  // Steps 01-11 keep the map of stores.
+  const auto programs = gemm::traced_programs();
+  EXPECT_FALSE(gv::thread_map(program_named(programs, "11_split_k_tail"), problem(64, 64, 32)).held);
+}
+
+TEST(ViewerHeldMap, TextsAndColours) {
+  const auto programs = gemm::traced_programs();
+  EXPECT_EQ(gv::instruction_name({gemm::MmaKind::wgmma, 64, 256, 16}), "wgmma.m64n256k16");
+  EXPECT_EQ(gv::instruction_name({gemm::MmaKind::mma_sync, 16, 8, 16}), "mma.sync.m16n8k16");
+  EXPECT_EQ(gv::instruction_name({gemm::MmaKind::wmma, 16, 16, 16}), "wmma::mma_sync m16n16k16");
+  gemm::HeldElement h;
+  h.mma = {gemm::MmaKind::wgmma, 64, 256, 16};
+  h.lane = 5, h.reg = 37, h.tile_m = 3, h.tile_n = 1, h.tile = 2;
+  gv::Owner o;
+  o.block = 17, o.thread = 133, o.warp = 4, o.lane = 5, o.warpgroup = 1, o.reg = 37;
+  gemm::LaunchShape persistent;
+  persistent.grid = {132, 1, 1};
+  const std::vector<std::string> lines = gv::held_text(h, o, persistent);
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0], "wgmma.m64n256k16: thread 133 (warpgroup 1, warp 4, lane 5), accumulator register 37");
+  EXPECT_EQ(lines[1], "tile (3, 1) of C, computed by block 17, the 3rd it takes");
+  for (const auto& [tile, text] : {std::pair<int, const char*>{1, "2nd"}, {10, "11th"}, {11, "12th"}, {20, "21st"}, {22, "23rd"}}) {
+    h.tile = tile;
+    EXPECT_NE(gv::held_text(h, o, persistent)[1].find(std::string(", the ") + text + " it takes"), std::string::npos) << tile;
+  }
+  h.tile = 0;
+  EXPECT_EQ(gv::held_text(h, o, persistent)[1], "tile (3, 1) of C, computed by block 17");
+  h.tile = 2;
+  h.promote = 4;
+  EXPECT_EQ(gv::held_text(h, o, persistent).back(),
+            "promotion: wgmma sums every 4 k-tiles into registers of its own, which the thread adds in f32 into this one");
+
+  // How C is stored, from the traced stores against the holders.
+  const gemm::TracedProgram& step15 = program_named(programs, "15_tma_wgmma");
+  EXPECT_NE(gv::c_store_text(step15, gv::held_map(step15, problem(64, 64, 64))).find("each thread stores the elements it holds"),
+            std::string::npos);
+  const gemm::TracedProgram& step22 = program_named(programs, "22_tile_width");
+  gemm::TraceProblem fp8 = problem(64, 64, 64);
+  fp8.layout = gemm::Layout::nt;
+  const gv::OwnerMap by_tma = gv::held_map(step22, fp8);
+  EXPECT_EQ(by_tma.stores.stored, 0);  // beta = 0, rows of 16 bytes: TMA stores C
+  EXPECT_NE(gv::c_store_text(step22, by_tma).find("no thread stores it here: " + step22.c_writer), std::string::npos);
+  fp8.beta = 0.5f;
+  const gv::OwnerMap read_back = gv::held_map(step22, fp8);
+  EXPECT_EQ(read_back.stores.stored, 64 * 64);
+  EXPECT_LT(read_back.stores.by_holding_thread, 64 * 64);
+  EXPECT_NE(gv::c_store_text(step22, read_back).find("stage their accumulators in shared memory"), std::string::npos);
+  const gemm::TracedProgram& step12 = program_named(programs, "12_wmma");
+  const gv::OwnerMap wmma = gv::held_map(step12, problem(64, 64, 32));
+  EXPECT_EQ(wmma.stores.by_holding_warp, 64 * 64);
+  EXPECT_NE(gv::c_store_text(step12, wmma).find("store_matrix_sync"), std::string::npos);
+  EXPECT_NE(gv::colour_note(wmma, gv::ColourBy::thread).find("WMMA API leaves unspecified"), std::string::npos);
+  EXPECT_EQ(gv::colour_note(by_tma, gv::ColourBy::thread), "");
+  EXPECT_EQ(gv::c_store_text(step12, gv::owner_map(step12, problem(64, 64, 32))), "");  // a map of stores
+
+  // Colourings: each one's pixels are the map's colours; warpgroups only where wgmma runs.
+  for (gv::ColourBy by : gv::colourings(read_back)) {
+    const auto pixels = read_back.pixels(by);
+    for (int r = 0; r < 64; ++r)
+      for (int c = 0; c < 64; ++c) ASSERT_EQ(pixels[size_t(r * 64 + c)], read_back.colour(r, c, by)) << gv::to_string(by);
+  }
+  EXPECT_EQ(gv::colourings(read_back).size(), 5u);
+  EXPECT_EQ(gv::colourings(wmma).size(), 4u);
+  EXPECT_EQ(gv::colourings(gv::owner_map(step12, problem(64, 64, 32))).size(), 3u);
+  const gv::Owner held = read_back.at(6, 5);
+  EXPECT_EQ(read_back.colour(6, 5, gv::ColourBy::warpgroup), gv::warpgroup_colour(held.block, held.thread / 128));
+  EXPECT_EQ(read_back.colour(6, 5, gv::ColourBy::reg), gv::register_colour(held.reg));
+  EXPECT_EQ(read_back.colour(6, 5, gv::ColourBy::thread), gv::lane_colour(held.lane));
+  const gv::Owner fragment = wmma.at(20, 40);
+  EXPECT_EQ(fragment.lane, -1);
+  EXPECT_EQ(wmma.colour(20, 40, gv::ColourBy::thread), gv::fragment_colour(fragment.block, fragment.warp, fragment.reg));
+  for (gv::ColourBy by : {gv::ColourBy::block, gv::ColourBy::warp, gv::ColourBy::thread, gv::ColourBy::warpgroup, gv::ColourBy::reg}) {
+    EXPECT_EQ(gv::colour_by_named(gv::to_string(by)), by);
+    EXPECT_TRUE(gv::is_colour_by_name(gv::to_string(by)));
+  }
+  EXPECT_TRUE(gv::is_colour_by_name("lane"));
+  EXPECT_FALSE(gv::is_colour_by_name("rainbow"));
+}
+
+// ---- The performance panel follows the selected step ---------------------------------------------
+
+TEST(ViewerModel, PerformanceFollowsTheSelectedStep) {
+  const gv::ResultsFile shipped = gv::load_results(GEMM_SOURCE_DIR "/docs/results/nvidia-h100-80gb-hbm3.json");
+  ASSERT_TRUE(shipped.ok()) << shipped.error;
+  EXPECT_EQ(gv::group_of_step(shipped, "11_split_k_tail"), gv::RunGroup::fp32);
+  EXPECT_EQ(gv::group_of_step(shipped, "18_tma_store_epilogue"), gv::RunGroup::tensor);
+  EXPECT_EQ(gv::group_of_step(shipped, "22_tile_width"), gv::RunGroup::fp8);
+  EXPECT_EQ(gv::group_of_step(shipped, "03_smem_banks_square"), std::nullopt);  // no GFLOPS: the group stays
+  for (const std::string step : {"11_split_k_tail", "18_tma_store_epilogue", "22_tile_width"}) {
+    const gv::PerformanceView view = gv::performance_view(shipped, *gv::group_of_step(shipped, step), -1, step);
+    int highlighted = 0;
+    for (const gv::RunPoint& bar : view.bars) {
+      EXPECT_EQ(bar.highlighted, view.runs[bar.run]->step == step) << view.runs[bar.run]->label();
+      highlighted += bar.highlighted;
+    }
+    EXPECT_GT(highlighted, 0) << step << " has a bar at the bars' shape";
+  }
+  const gv::PerformanceView none = gv::performance_view(shipped, gv::RunGroup::fp32, -1);  // no step named
+  EXPECT_EQ(std::count_if(none.bars.begin(), none.bars.end(), [](const gv::RunPoint& bar) { return bar.highlighted; }), 0);
+// The browser page's link (viewer/link.hpp; tools/web): its query is the command line, which
+// args.cpp parses for both. tools/test_tools.py holds tools/pictures.py's links to the same string.
+TEST(ViewerLink, TheQueryIsTheCommandLine) {
+  const std::vector<std::string> arguments = {"--step", "14_mma_ldmatrix", "--shape", "128x128x64", "--param", "BM=64",
+                                              "--defaults", "--warp", "1", "--beta", "-0.5", "--results",
+                                              "my results/a&b.json"};
+  const std::string query = gv::query_from_arguments(arguments);
+  EXPECT_EQ(query,
+            "step=14_mma_ldmatrix&shape=128x128x64&param=BM=64&defaults&warp=1&beta=-0.5&results=my%20results%2Fa%26b.json");
+  EXPECT_EQ(gv::arguments_from_query("?" + query), arguments);
+  EXPECT_EQ(gv::arguments_from_query(query), arguments);
+  // As a form writes a space ('+'); an empty part skipped; a malformed %-sequence kept as written.
+  EXPECT_EQ(gv::arguments_from_query("step=a+b&&x=%zz&y=%4"),
+            (std::vector<std::string>{"--step", "a b", "--x", "%zz", "--y", "%4"}));
+  EXPECT_TRUE(gv::arguments_from_query("").empty());
+  EXPECT_TRUE(gv::arguments_from_query("?").empty());
 }

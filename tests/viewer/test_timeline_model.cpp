@@ -1,0 +1,320 @@
+// The timeline's model (viewer/timeline_model.hpp) against the steps' own functions: the rounds a
+// persistent grid takes (every tile once, as the kernel's loop over units deals them, in as many
+// rounds as the step's persistent_clusters and grid_time say), the stage and mbarrier parity of every
+// k-tile (as the kernels' running counters give them), the k-tiles in flight (never more than
+// STAGES), and what the walk finds wrong in a pipeline that is broken on purpose. No graphics.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <functional>
+#include <set>
+
+#include "timeline_model.hpp"
+
+namespace gv = gemm::viewer;
+using gemm::GemmShape;
+using gemm::TraceProblem;
+
+namespace {
+
+const std::vector<gemm::TracedProgram>& programs() {
+  static const std::vector<gemm::TracedProgram> list = gemm::traced_programs();
+  return list;
+}
+const gemm::TracedProgram& program(const std::string& step) {
+  for (const auto& p : programs())
+    if (p.step == step) return p;
+  throw std::runtime_error("no traced program " + step);
+}
+TraceProblem problem_for(const gemm::TracedProgram& p, const GemmShape& shape, int sms,
+                         const std::map<std::string, int>& params) {
+  TraceProblem problem;
+  problem.shape = shape;
+  problem.sms = sms;
+  problem.layout = p.layouts.front();
+  problem.params = params;
+  return gv::with_defaults(p, problem);
+}
+
+// The persistent steps' own functions, each called by name (not through the registry's templates).
+struct PersistentFns {
+  std::function<std::pair<int, int>(int unit, int rank, const TraceProblem&)> tile_at;
+  std::function<int(const TraceProblem&)> clusters, units, tiles_m, tiles_n, cluster;
+  std::function<int(const TraceProblem&)> grid_time;  // empty: the step has none (rounds)
+};
+template <typename Config, typename ConfigFrom, typename TileAt, typename Clusters, typename Units, typename TilesM,
+          typename TilesN>
+PersistentFns fns(ConfigFrom config_from, TileAt tile_at, Clusters clusters, Units units, TilesM tiles_m, TilesN tiles_n) {
+  PersistentFns f;
+  auto sms = [](const TraceProblem& p) { return p.sms; };
+  f.tile_at = [=](int u, int rank, const TraceProblem& p) {
+    const auto t = tile_at(u, rank, p.shape, config_from(p.params));
+    return std::make_pair(t.m, t.n);
+  };
+  f.clusters = [=](const TraceProblem& p) { return clusters(p.shape, config_from(p.params), sms(p)); };
+  f.units = [=](const TraceProblem& p) { return units(p.shape, config_from(p.params)); };
+  f.tiles_m = [=](const TraceProblem& p) { return tiles_m(p.shape, config_from(p.params)); };
+  f.tiles_n = [=](const TraceProblem& p) { return tiles_n(p.shape, config_from(p.params)); };
+  f.cluster = [=](const TraceProblem& p) { return Config(config_from(p.params)).cluster; };
+  return f;
+}
+std::map<std::string, PersistentFns> persistent_fns() {
+  std::map<std::string, PersistentFns> out;
+  out["17_persistent_clusters"] = fns<step17::Config>([](const gemm::Params& p) { return step17::config_from(p); },
+                                                      step17::tile_at, step17::persistent_clusters, step17::units,
+                                                      step17::tiles_m, step17::tiles_n);
+  out["18_tma_store_epilogue"] = fns<step18::Config>([](const gemm::Params& p) { return step18::config_from(p); },
+                                                     step18::tile_at, step18::persistent_clusters, step18::units,
+                                                     step18::tiles_m, step18::tiles_n);
+  out["18_tma_store_epilogue"].grid_time = [](const TraceProblem& p) {
+    return step18::grid_time(p.shape, step18::config_from(p.params), p.sms);
+  };
+  out["19_fp8"] = fns<step19::Config>([](const gemm::Params& p) { return step19::config_from(p); }, step19::tile_at,
+                                      step19::persistent_clusters, step19::units, step19::tiles_m, step19::tiles_n);
+  out["19_fp8"].grid_time = [](const TraceProblem& p) {
+    return step19::grid_time(p.shape, step19::config_from(p.params), p.sms);
+  };
+  out["20_overlapped_epilogue"] = fns<step20::Config>([](const gemm::Params& p) { return step20::config_from(p); },
+                                                      step20::tile_at, step20::persistent_clusters, step20::units,
+                                                      step20::tiles_m, step20::tiles_n);
+  out["20_overlapped_epilogue"].grid_time = [](const TraceProblem& p) {
+    return step20::grid_time(p.shape, step20::config_from(p.params), p.sms);
+  };
+  out["21_uniform_datapath"] = fns<step21::Config>([](const gemm::Params& p) { return step21::config_from(p); },
+                                                   step21::tile_at, step21::persistent_clusters, step21::units,
+                                                   step21::tiles_m, step21::tiles_n);
+  out["21_uniform_datapath"].grid_time = [](const TraceProblem& p) {
+    return step21::grid_time(p.shape, step21::config_from(p.params), p.sms);
+  };
+  out["22_tile_width"] = fns<step22::Config>([](const gemm::Params& p) { return step22::config_from(p); },
+                                             step22::tile_at, step22::persistent_clusters, step22::units,
+                                             step22::tiles_m, step22::tiles_n);
+  out["22_tile_width"].grid_time = [](const TraceProblem& p) {
+    return step22::grid_time(p.shape, step22::config_from(p.params), p.sms);
+  };
+  return out;
+}
+
+const std::vector<GemmShape> kShapes = {{4096, 4096, 4096}, {4088, 4104, 4096}, {8192, 8192, 8192}, {3072, 3072, 3072},
+                                        {1000, 1000, 1024}, {128, 256, 128},    {384, 8, 128}};
+const int kSmCounts[] = {132, 114, 16, 3};
+
+}  // namespace
+
+TEST(TimelineModel, TheTimelineDrawsThePipelinedAndPersistentSteps) {
+  std::set<std::string> pipelined, persistent;
+  for (const auto& p : programs()) {
+    if (p.pipeline) pipelined.insert(p.step);
+    if (p.persistent) persistent.insert(p.step);
+  }
+  EXPECT_EQ(pipelined, (std::set<std::string>{"10_cp_async_pipeline", "11_split_k_tail", "13_wmma_pipeline",
+                                              "14_mma_ldmatrix", "15_tma_wgmma", "16_warp_specialized",
+                                              "17_persistent_clusters", "18_tma_store_epilogue", "19_fp8",
+                                              "20_overlapped_epilogue", "21_uniform_datapath", "22_tile_width"}));
+  EXPECT_EQ(persistent, (std::set<std::string>{"17_persistent_clusters", "18_tma_store_epilogue", "19_fp8",
+                                               "20_overlapped_epilogue", "21_uniform_datapath", "22_tile_width"}));
+  const gv::TimelineView none = gv::timeline_view(program("09_warptiling"), problem_for(program("09_warptiling"),
+                                                                                        {64, 64, 64}, 132, {}), 0, 4);
+  EXPECT_FALSE(none.pipelined);
+  EXPECT_NE(none.why_not.find("10, 11, 13"), std::string::npos) << none.why_not;
+}
+
+TEST(TimelineModel, RoundsTakeEveryTileOnceAsTheKernelDealsThem) {
+  // For every persistent step, configuration, shape and SM count: the kernel's loop (cluster q takes
+  // units q, q + clusters, ...; its block of rank r the unit's tile tile_at(u, r)), written here as
+  // the kernel writes it, gives each block's tiles round by round; every tile of C is taken once;
+  // the rounds and the grid's time are the step's persistent_clusters and grid_time.
+  int plans = 0;
+  for (const auto& [step, f] : persistent_fns()) {
+    const gemm::TracedProgram& p = program(step);
+    for (const auto& config : p.configs)
+      for (const GemmShape& shape : kShapes)
+        for (int sms : kSmCounts) {
+          SCOPED_TRACE(step + " " + gv::params_text(config) + gv::shape_text(shape) + " on " + std::to_string(sms));
+          const TraceProblem problem = problem_for(p, shape, sms, config);
+          const gemm::PersistentPlan plan = p.persistent(problem);
+          const int clusters = f.clusters(problem), units = f.units(problem), cluster = f.cluster(problem);
+          const int tiles_m = f.tiles_m(problem), tiles_n = f.tiles_n(problem);
+          ASSERT_EQ(plan.clusters, clusters);
+          ASSERT_EQ(plan.cluster, cluster);
+          ASSERT_EQ(plan.blocks, clusters * cluster);
+          ASSERT_EQ(plan.blocks, p.launch(problem).grid.x) << "the launch the traces plan";
+          ASSERT_LE(plan.blocks, sms);
+          ASSERT_EQ(plan.units, units);
+          ASSERT_EQ(plan.rounds, (units + clusters - 1) / clusters);
+          ASSERT_EQ(plan.grid_time, f.grid_time ? f.grid_time(problem) : plan.rounds);
+          ASSERT_EQ(gv::last_round_clusters(plan), units - (plan.rounds - 1) * clusters);
+          std::vector<int> taken(size_t(tiles_m) * size_t(tiles_n), 0);
+          const std::vector<gv::RoundCell> cells = gv::round_cells(plan);
+          ASSERT_EQ(cells.size(), size_t(plan.blocks) * size_t(plan.rounds));
+          for (int block = 0; block < plan.blocks; ++block) {
+            const int q = block / cluster, rank = block % cluster;
+            int round = 0;
+            for (int u = q; u < units; u += clusters, ++round) {
+              const auto [m, n] = f.tile_at(u, rank, problem);
+              const gv::RoundCell& cell = cells[size_t(block) * size_t(plan.rounds) + size_t(round)];
+              ASSERT_TRUE(cell.taken) << "block " << block << " round " << round;
+              ASSERT_EQ(cell.tile.unit, u);
+              ASSERT_EQ(cell.tile.m, m);
+              ASSERT_EQ(cell.tile.n, n);
+              ASSERT_EQ(cell.tile.outside, m >= tiles_m);
+              if (m < tiles_m) ++taken[size_t(m) * size_t(tiles_n) + size_t(n)];
+            }
+            for (; round < plan.rounds; ++round)
+              ASSERT_FALSE(cells[size_t(block) * size_t(plan.rounds) + size_t(round)].taken) << "block " << block;
+          }
+          for (int count : taken) ASSERT_EQ(count, 1) << "every tile of C once";
+          // The C map agrees: every tile has its round and block.
+          for (const gv::TileRound& t : gv::tile_rounds(plan)) ASSERT_GE(t.round, 0);
+          ++plans;
+        }
+  }
+  EXPECT_GT(plans, 6 * 4 * 7);
+}
+
+TEST(TimelineModel, StagesAndParitiesAreTheKernelsCounters) {
+  // The kernels count stages with running counters (cp.async steps: read_stage, 0 .. STAGES - 1 and
+  // back; TMA steps: ++stage, at STAGES back to 0 and the phase flips, on from tile to tile): written
+  // here as the kernels write them, they must give the stage and the parities the timeline walks with,
+  // and the walk must read k-tile j from that stage, every k-tile once and in order, with no more
+  // than STAGES k-tiles in the stages at once and nothing found wrong.
+  const GemmShape shapes[] = {{256, 256, 512}, {200, 136, 72}, {1024, 1024, 1024}, {4096, 4096, 512}};
+  int walked = 0;
+  for (const auto& p : programs()) {
+    if (!p.pipeline) continue;
+    for (const auto& config : p.configs)
+      for (const GemmShape& given : shapes)
+        for (int sms : {132, 16})
+          for (double latency : {0.5, 1.0, 3.0}) {
+            const GemmShape shape = given;  // the schedule functions take any shape
+            SCOPED_TRACE(p.step + " " + gv::params_text(config) + gv::shape_text(shape) + " sms " + std::to_string(sms) +
+                         " latency " + std::to_string(latency));
+            const TraceProblem problem = problem_for(p, shape, sms, config);
+            const int block = p.persistent ? 1 : 0;
+            const gv::TimelineView v = gv::timeline_view(p, problem, block, 2, latency);
+            ASSERT_TRUE(v.pipelined);
+            const gemm::PipelineSpec& s = v.spec;
+            const gv::Timeline& t = v.timeline;
+            ASSERT_EQ(s.stages, config.at("STAGES"));
+            EXPECT_TRUE(t.hazards.empty()) << t.hazards.front();
+            EXPECT_LE(t.max_in_flight, s.stages);
+            EXPECT_GE(t.max_in_flight, std::min(s.stages - 1, s.k_tiles)) << "the pipeline fills";
+            const int count = int(s.tiles.size()) * s.k_tiles;
+            ASSERT_EQ(int(t.multiplied.size()), count);
+            int stage = 0, phase = 0;
+            for (int j = 0; j < count; ++j) {
+              ASSERT_EQ(t.multiplied[size_t(j)], j);
+              ASSERT_EQ(s.stage[size_t(j)], stage) << "k-tile " << j;
+              ASSERT_EQ(t.read_from_stage[size_t(j)], stage) << "k-tile " << j;
+              if (!s.full_parity.empty()) {
+                ASSERT_EQ(s.full_parity[size_t(j)], phase) << "k-tile " << j;
+                if (!s.empty_parity.empty()) {
+                  ASSERT_EQ(s.empty_parity[size_t(j)], phase ^ 1) << "k-tile " << j;
+                }
+              }
+              if (++stage == s.stages) stage = 0, phase ^= 1;
+            }
+            // cp.async: iteration kt copies k-tile kt + STAGES - 1 into the stage k-tile kt - 1 used.
+            for (int kt = 0; kt < int(s.copied_in.size()); ++kt) ASSERT_EQ(s.copied_in[size_t(kt)], kt + s.stages - 1);
+            ++walked;
+          }
+  }
+  EXPECT_GT(walked, 100);
+}
+
+TEST(TimelineModel, PromotionAndTheEpilogueUnderTheNextTileAreTheSteps) {
+  // FP8: an interval ends where the kernel's in_interval count reaches PROMOTE or the tile ends; step
+  // 20's tile goes under the next tile's first products exactly where step20::stores_under_next_tile
+  // says, and then its epilogue bar overlaps that k-tile's products.
+  const gemm::TracedProgram& p = program("20_overlapped_epilogue");
+  for (const auto& config : p.configs)
+    for (int out_bytes : {2, 4})
+      for (float beta : {0.0f, 0.5f}) {
+        TraceProblem problem = problem_for(p, {2048, 2048, 1024}, 132, config);
+        problem.beta = beta;
+        SCOPED_TRACE(gv::params_text(config) + " out " + std::to_string(out_bytes) + " beta " + std::to_string(beta));
+        const gv::TimelineView v = gv::timeline_view(p, problem, 0, out_bytes);
+        const step20::Config c = step20::config_from(problem.params);
+        ASSERT_EQ(v.spec.epilogue_under_next_tile, step20::stores_under_next_tile(c, problem.shape, beta, out_bytes));
+        int in_interval = 0;
+        for (int kt = 0; kt < v.spec.k_tiles; ++kt) {
+          const bool ends = c.promote > 0 && (++in_interval == c.promote || kt == v.spec.k_tiles - 1);
+          if (ends) in_interval = 0;
+          ASSERT_EQ(v.spec.promotion_ends[size_t(kt)], ends) << "k-tile " << kt;
+        }
+        ASSERT_GE(v.timeline.tile_starts.size(), 2u);
+        bool overlapped = false;
+        for (const gv::TimelineBar& bar : v.timeline.bars)
+          if (bar.kind == gv::BarKind::epilogue && bar.tile == 0)
+            overlapped = bar.from < v.timeline.tile_starts[1] + 1.0 && bar.to > v.timeline.tile_starts[1];
+        EXPECT_EQ(overlapped, v.spec.epilogue_under_next_tile);
+      }
+}
+
+TEST(TimelineModel, Step22sWidthIsTheOneItsRoundsChoose) {
+  // The configurations compared at 4096^3 on 132 SMs: the one marked chosen is config_for_shape's,
+  // each with the step's own counted_time.
+  const gemm::TracedProgram& p = program("22_tile_width");
+  const GemmShape shape{4096, 4096, 4096};
+  const TraceProblem problem = problem_for(p, shape, 132, {});
+  const std::vector<gv::PlanChoice> choices = gv::plan_choices(p, problem);
+  ASSERT_EQ(choices.size(), p.configs.size());
+  const step22::Config chosen = step22::config_for_shape(shape, 132);
+  int marked = 0;
+  for (const gv::PlanChoice& choice : choices) {
+    const step22::Config c = step22::config_from(choice.params);
+    EXPECT_EQ(choice.plan.counted_time, step22::counted_time(shape, c, 132));
+    EXPECT_EQ(choice.chosen, c == chosen);
+    marked += choice.chosen;
+  }
+  EXPECT_EQ(marked, 1);
+  EXPECT_EQ(chosen.bn, step22::kFittedTileCols) << "at 4096^3 the 176-column tile (the page's claim)";
+}
+
+TEST(TimelineModel, ABrokenPipelineIsFound) {
+  // The walk checks what the waits guarantee, so a schedule broken on purpose shows up as a hazard:
+  // a parity flipped, a stage off by one, a copy issued too far ahead, a wait that leaves too many
+  // groups in flight.
+  const gemm::TracedProgram& p16 = program("16_warp_specialized");
+  const TraceProblem problem16 = problem_for(p16, {256, 256, 1024}, 132, {});
+  const gemm::PipelineSpec good16 = p16.pipeline(problem16, {0, 0, 0}, 4);
+  ASSERT_TRUE(gv::timeline(good16).hazards.empty());
+  gemm::PipelineSpec flipped = good16;
+  for (int& parity : flipped.full_parity) parity ^= 1;
+  EXPECT_FALSE(gv::timeline(flipped).hazards.empty()) << "consumers waiting on the wrong parity";
+  gemm::PipelineSpec producer_flipped = good16;
+  for (int& parity : producer_flipped.empty_parity) parity ^= 1;
+  EXPECT_FALSE(gv::timeline(producer_flipped).hazards.empty()) << "the producer waiting on the wrong parity";
+  gemm::PipelineSpec shifted = good16;
+  for (int& stage : shifted.stage) stage = (stage + 1) % (shifted.stages - 1);
+  EXPECT_FALSE(gv::timeline(shifted).hazards.empty()) << "STAGES - 1 stages used as STAGES";
+
+  const gemm::TracedProgram& p10 = program("10_cp_async_pipeline");
+  const TraceProblem problem10 = problem_for(p10, {256, 256, 256}, 132, {});
+  const gemm::PipelineSpec good10 = p10.pipeline(problem10, {0, 0, 0}, 4);
+  ASSERT_TRUE(gv::timeline(good10).hazards.empty());
+  gemm::PipelineSpec ahead = good10;
+  for (int& x : ahead.copied_in) x += 2;
+  for (int j = int(ahead.stage.size()); j <= ahead.copied_in.back(); ++j) ahead.stage.push_back(j % ahead.stages);
+  EXPECT_FALSE(gv::timeline(ahead).hazards.empty()) << "STAGES + 1 k-tiles in flight: k-tile 0 overwritten unread";
+  gemm::PipelineSpec loose = good10;
+  ++loose.groups_in_flight;
+  EXPECT_FALSE(gv::timeline(loose).hazards.empty()) << "a wait that leaves the next k-tile in flight";
+}
+
+TEST(TimelineModel, HoverNamesTheEvent) {
+  // A k-tile's stage bar names its stage, its barrier phase and the parity the consumers wait on.
+  const gemm::TracedProgram& p = program("17_persistent_clusters");
+  const TraceProblem problem = problem_for(p, {1024, 1024, 512}, 132, {});
+  const gv::TimelineView v = gv::timeline_view(p, problem, 0, 4);
+  const step17::Config c = step17::config_from(problem.params);
+  const int j = 5, stage = step17::stage_of(j, c);
+  bool found = false;
+  for (const gv::TimelineBar& bar : v.timeline.bars)
+    if (bar.j == j && bar.kind == gv::BarKind::copying && bar.row == stage) {
+      found = true;
+      EXPECT_NE(bar.hover.find("stage " + std::to_string(stage)), std::string::npos) << bar.hover;
+      EXPECT_NE(bar.hover.find("parity " + std::to_string(step17::full_parity(j, c))), std::string::npos) << bar.hover;
+    }
+  EXPECT_TRUE(found);
+}
