@@ -17,7 +17,7 @@ endfunction()
 # 16-byte chunks of the stored rows (cp.async, TMA) and so refuses rows that do not start on 16
 # bytes: its tests use shapes whose stored rows are multiples of 8 in NN and TN.
 # FP8 marks the FP8 step (run_fp8_step): it gets its own tests (tests/CMakeLists.txt).
-# CUDA_ARCHITECTURES overrides the build's list for this step (steps 15-19: 90a).
+# CUDA_ARCHITECTURES overrides the build's list for this step (the Hopper steps: 90a).
 # MIN_ARCH leaves out the build's architectures below it (cp.async and mma.sync steps: 80), since
 # the program refuses those GPUs before any launch (exit 77); with none left it builds for MIN_ARCH.
 function(gemm_add_step name)

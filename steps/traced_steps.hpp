@@ -61,7 +61,7 @@ struct TracedProgram {
   std::vector<Layout> layouts = {Layout::nn, Layout::nt, Layout::tn};
   std::function<std::string(const GemmShape&, Layout)> shape_rule = {};
   // What a trace's iteration counts, as the viewer labels it ("k-tile 3"): a k-tile from step 05
-  // on, a single k in steps 01-02 ("k = 3"), a repetition in the bank demos, a tile in steps 15-20.
+  // on, a single k in steps 01-02 ("k = 3"), a repetition in the bank demos, a tile in the Hopper steps.
   std::string iteration_unit = "k-tile";
   // For the viewer, where a program has them: which warps issue no memory instructions of their
   // own, and who writes C when no thread does.

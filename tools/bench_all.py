@@ -39,7 +39,7 @@ MID_SHAPES = {"18": "1536,3072"}
 # The FP8 steps (19-22): layout NT only (FP8 wgmma reads K-major operands); their kernels take K a
 # multiple of 16, so the ragged shape keeps K so and one more runs the general path. Each run is
 # (arguments, variant): e4m3 with every output, e5m2 x e4m3, and for step 19 e4m3 -> bf16 without
-# promotion (variant "no-promotion": what promotion costs; steps 20-22 change nothing there).
+# promotion (variant "no-promotion": what promotion costs; the later FP8 steps change nothing there).
 FP8 = {"19", "20", "21", "22"}
 FP8_SHAPES = "1024,2048,4096,6144,8192,1000x1000x1008,4088x4104x4096,4095x4097x4093"
 FP8_RUNS = ([(["--dtype", "e4m3", "--out", out], "") for out in ("bf16", "f16", "f32")] +

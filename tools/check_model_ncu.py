@@ -5,7 +5,7 @@ at small shapes, compares the measured counters with model_predict's, and writes
 
 Agreement: exact for the bank demos, within 2% for the GEMM steps. Exits 0 when all agree, 1 when
 one does not, 77 when there is no GPU or no ncu (CTest: skipped). A program the GPU cannot run (it
-exits 77: steps 15-20 need compute capability 9.0) is skipped and listed as such in the file.
+exits 77: the Hopper steps need compute capability 9.0) is skipped and listed as such in the file.
 
     tools/check_model_ncu.py --build build --out docs/results
     tools/check_model_ncu.py --build build --out docs/results --steps 21,22   # these steps' cases only,
@@ -30,7 +30,7 @@ from bench_all import git_commit, slug  # noqa: E402
 # instructions (smsp__sass_*): the wavefronts of those instructions, and the instructions executed
 # with at least one thread predicated on. The unit-level counters (l1tex__data_pipe_lsu_wavefronts_*,
 # smsp__inst_executed_op_*) also count what no instruction of the kernel's shared-memory accesses
-# issues: traffic of the Hopper steps' mbarriers and copy engine, a run-to-run excess of up to a percent in
+# issues: traffic of the Hopper steps' mbarriers and TMA, a run-to-run excess of up to a percent in
 # the bank demos, and instructions that ptxas predicates off for every thread (@!PT LDS RZ, [RZ];
 # the last k-tile's ldmatrix in step 14). docs/access-model.md, "Checked against the hardware".
 # cp.async (SASS LDGSTS) is one instruction that reads global memory and writes shared memory; the
@@ -121,7 +121,7 @@ def have_gpu():
 
 
 class NoSuitableGpu(Exception):
-    """The program exited 77: the GPU present cannot run it (steps 15-20 need compute capability 9.0)."""
+    """The program exited 77: the GPU present cannot run it (the Hopper steps need compute capability 9.0)."""
 
 
 def measure(ncu, program_args, kernel):

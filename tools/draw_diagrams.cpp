@@ -664,7 +664,7 @@ std::string overlap_20() {
   const Config c = config_for_shape(shape, kDiagramSms);
   constexpr int kOutBytes = 2;  // bf16 or f16
   const int slices = c.bn / slice_cols(kOutBytes), k_count = k_tiles(shape, c);
-  const bool under = epilogue_under_next_tile(c, kOutBytes, launches_copy_engine_only_kernel(c, shape, 0.0f, kOutBytes));
+  const bool under = epilogue_under_next_tile(c, kOutBytes, launches_tma_only_kernel(c, shape, 0.0f, kOutBytes));
   const std::string kIdle = "#f0f0f0";
   const double unit = 140, x0 = 150, lane_h = 46, slice_w = 0.4, promote_w = 0.25, zero_w = 0.12;
   const double epilogue_w = slices * slice_w;

@@ -40,7 +40,7 @@ void App::select_program(int index) {
   iteration_index = instruction_index = 0;
   selected_element.reset();
   fit_shape();
-  warp = first_traced_warp(current(), problem(), block);  // steps 16-18: their first consumer warp
+  warp = first_traced_warp(current(), problem(), block);  // the warp-specialized steps: their first consumer warp
 }
 
 void App::fit_shape() {

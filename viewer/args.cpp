@@ -24,7 +24,7 @@ const char* const kUsage =
     "  --sms N              the GPU's SMs, for a step that picks its tile by shape when no --param is\n"
     "                       given, as the program does (default: the first results file's GPU)\n"
     "  --block X,Y          the block of the selected warp (default 0,0); --warp W (default: the block's\n"
-    "                       first warp with memory instructions: 0, or 4 where warps 0-3 are a producer)\n"
+    "                       first warp with memory instructions: 0 but in the warp-specialized steps)\n"
     "  --iteration I        the loop iteration shown (default: the first); --instruction J (its J-th)\n"
     "  --colour block|warpgroup|warp|thread|register   how the thread map is coloured (default thread,\n"
     "                       that is the lane; lane is the same); warpgroup and register: the tensor-core\n"

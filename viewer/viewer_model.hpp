@@ -94,7 +94,7 @@ struct OwnerMap {
   StoreSummary stores;              // held maps
   Owner at(int row, int col) const;
   Rgba colour(int row, int col, ColourBy by) const;
-  // Whether any thread stores an element (step 18 with the copy engine storing C: none does).
+  // Whether any thread stores an element (step 18 with TMA storing C: none does).
   bool any_owned() const;
   // One pixel per element, row by row, coloured as asked.
   std::vector<Rgba> pixels(ColourBy by) const;
@@ -170,8 +170,8 @@ struct WarpTrace {
   std::vector<int> at_iteration(int iteration) const;
 };
 WarpTrace warp_trace(const TracedProgram& program, const TraceProblem& problem, const Dim3& block, int warp);
-// The first warp of the block that issues a memory instruction (0 if none does): in steps 16-18 the
-// producer warps 0-3 issue none.
+// The first warp of the block that issues a memory instruction (0 if none does): in the
+// warp-specialized steps the producer warps 0-3 issue none.
 int first_traced_warp(const TracedProgram& program, const TraceProblem& problem, const Dim3& block);
 
 // How an operand is drawn: a matrix of rows x cols elements (A, B, C, a demo's output), or a shared

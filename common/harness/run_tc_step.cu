@@ -365,7 +365,7 @@ class Fp8Kind : public TcKindBase {
                        ": FP8 wgmma reads A and B only K-major (it has no transpose for 1-byte types), as cuBLASLt's "
                        "FP8 GEMM does; store A as M x K and B as N x K and use --layout nt");
   }
-  // The kernels' rule: the copy engine needs every stored row of A and B (K bytes) on 16 bytes
+  // The kernels' rule: TMA needs every stored row of A and B (K bytes) on 16 bytes
   // (the layout, NT, is check_usage's; the viewer draws by the same rule: fp8_shape_rule).
   static std::string shape_rule(const GemmShape& s) { return fp8_shape_rule(s, Layout::nt); }
   static int round_up_16(int x) { return (x + 15) / 16 * 16; }

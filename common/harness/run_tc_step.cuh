@@ -1,4 +1,4 @@
-// run_tc_step: the whole program of a tensor-core step (steps 12-15), the counterpart of run_step
+// run_tc_step: the whole program of a tensor-core step, the counterpart of run_step
 // for f16/bf16 inputs with f32 accumulation. Per shape: seeded inputs rounded to the input type and
 // stored in the chosen layout, one checked launch (C poisoned with NaN when beta == 0, guard zones
 // around C), a reference on the same rounded inputs (CPU fp64 for small problems, cuBLAS with f32

@@ -1,5 +1,5 @@
-// Host side of the Hopper steps (15-18): tensor maps, which describe a matrix to the copy engine
-// (TMA), and launches of blocks in clusters. Built once per buffer, shape and type; the steps
+// Host side of the Hopper steps: tensor maps, which describe a matrix to TMA (the Tensor Memory
+// Accelerator), and launches of blocks in clusters. Built once per buffer, shape and type; the steps
 // link the runtime only (the driver's cuTensorMapEncodeTiled is found through the runtime).
 #pragma once
 

@@ -2,7 +2,7 @@
 //
 // Step 09's warp tiles, fed by a pipeline. Until now every k-tile went global -> registers ->
 // shared memory -> __syncthreads -> compute, and while a block waited for its loads its warps had
-// nothing else to do. Here the copies are cp.async (sm_80+): the copy engine moves global memory
+// nothing else to do. Here the copies are cp.async (sm_80+): the hardware moves global memory
 // straight into shared memory without passing through registers, the thread does not wait for it,
 // and the shared tiles come in STAGES buffers: while the warps compute on stage kt % STAGES, the
 // copies of the next STAGES - 1 k-tiles are in flight.

@@ -156,6 +156,52 @@ __device__ __forceinline__ void issue_copies(const OperandTile& t, OperandCopies
   plan.next += plan.k_tile_stride;
 }
 
+// Epilogue: the block tile's results to C, straight from the accumulators; each lane holds pairs of
+// neighbouring columns. f32: a pair is 8 bytes, and a warp's store fills whole sectors. 16-bit
+// (f16, bf16): neighbouring lanes first trade halves of two side-by-side n8 tiles, so that each
+// stores 4 columns (keeps_right_tile, quad_col).
+template <int kConfig, bool kEdges, typename Out, int kFragRows, int kFragCols>
+__device__ __forceinline__ void store_tile(const float (&acc)[kFragRows][kFragCols][4], int block_m, int block_n, int warp,
+                                           int lane, const GemmShape& shape, float alpha, float beta, Out* c) {
+  constexpr Config cfg = kConfigs[kConfig];
+  if constexpr (sizeof(Out) == 2) {
+    static_assert(kFragCols % 2 == 0, "the 16-bit epilogue pairs n8 tiles");
+    const bool keeps_right = keeps_right_tile(lane);
+#pragma unroll
+    for (int i = 0; i < kFragRows; ++i)
+#pragma unroll
+      for (int j = 0; j < kFragCols; j += 2)
+#pragma unroll
+        for (int half = 0; half < 2; ++half) {
+          const float left0 = acc[i][j][2 * half], left1 = acc[i][j][2 * half + 1];
+          const float right0 = acc[i][j + 1][2 * half], right1 = acc[i][j + 1][2 * half + 1];
+          // Keep one tile's pair, hand the neighbour the other's (every lane takes part).
+          const float kept0 = keeps_right ? right0 : left0, kept1 = keeps_right ? right1 : left1;
+          const float got0 = __shfl_xor_sync(0xffffffffu, keeps_right ? left0 : right0, 1);
+          const float got1 = __shfl_xor_sync(0xffffffffu, keeps_right ? left1 : right1, 1);
+          const float quad[4] = {keeps_right ? got0 : kept0, keeps_right ? got1 : kept1,
+                                 keeps_right ? kept0 : got0, keeps_right ? kept1 : got1};
+          const int row = block_m + fragment_row(warp, cfg, i) + accumulator_row(lane, 2 * half);
+          const int col = block_n + fragment_col(warp, cfg, j) + quad_col(lane);
+          if (!kEdges || (row < shape.m && col < shape.n))
+            store_quad<kEdges>(c + (long long)row * shape.n + col, col, shape, quad, alpha, beta);
+        }
+  } else {
+#pragma unroll
+    for (int i = 0; i < kFragRows; ++i)
+#pragma unroll
+      for (int j = 0; j < kFragCols; ++j)
+#pragma unroll
+        for (int half = 0; half < 2; ++half) {
+          const int row = block_m + fragment_row(warp, cfg, i) + accumulator_row(lane, 2 * half);
+          const int col = block_n + fragment_col(warp, cfg, j) + accumulator_col(lane, 2 * half);
+          if (!kEdges || (row < shape.m && col < shape.n))
+            store_pair<kEdges>(c + (long long)row * shape.n + col, col, shape, acc[i][j][2 * half], acc[i][j][2 * half + 1],
+                       alpha, beta);
+        }
+  }
+}
+
 // kEdges: false only for shapes of whole tiles (mapping.hpp, whole_tiles), where no copy or store
 // needs its bounds tested.
 template <Layout kLayout, typename In, typename Out, int kConfig, bool kEdges>
@@ -292,46 +338,7 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
   }
   cp_async_wait<0>();  // no copy may still be writing shared memory when the block exits
 
-  // Epilogue: straight from the accumulators; each lane holds pairs of neighbouring columns. f32:
-  // a pair is 8 bytes, and a warp's store fills whole sectors. 16-bit (f16, bf16): neighbouring
-  // lanes first trade halves of two side-by-side n8 tiles, so that each stores 4 columns
-  // (keeps_right_tile, quad_col).
-  if constexpr (sizeof(Out) == 2) {
-    static_assert(kFragCols % 2 == 0, "the 16-bit epilogue pairs n8 tiles");
-    const bool keeps_right = keeps_right_tile(lane);
-#pragma unroll
-    for (int i = 0; i < kFragRows; ++i)
-#pragma unroll
-      for (int j = 0; j < kFragCols; j += 2)
-#pragma unroll
-        for (int half = 0; half < 2; ++half) {
-          const float left0 = acc[i][j][2 * half], left1 = acc[i][j][2 * half + 1];
-          const float right0 = acc[i][j + 1][2 * half], right1 = acc[i][j + 1][2 * half + 1];
-          // Keep one tile's pair, hand the neighbour the other's (every lane takes part).
-          const float kept0 = keeps_right ? right0 : left0, kept1 = keeps_right ? right1 : left1;
-          const float got0 = __shfl_xor_sync(0xffffffffu, keeps_right ? left0 : right0, 1);
-          const float got1 = __shfl_xor_sync(0xffffffffu, keeps_right ? left1 : right1, 1);
-          const float quad[4] = {keeps_right ? got0 : kept0, keeps_right ? got1 : kept1,
-                                 keeps_right ? kept0 : got0, keeps_right ? kept1 : got1};
-          const int row = block_m + fragment_row(warp, cfg, i) + accumulator_row(lane, 2 * half);
-          const int col = block_n + fragment_col(warp, cfg, j) + quad_col(lane);
-          if (!kEdges || (row < shape.m && col < shape.n))
-            store_quad<kEdges>(c + (long long)row * shape.n + col, col, shape, quad, alpha, beta);
-        }
-  } else {
-#pragma unroll
-    for (int i = 0; i < kFragRows; ++i)
-#pragma unroll
-      for (int j = 0; j < kFragCols; ++j)
-#pragma unroll
-        for (int half = 0; half < 2; ++half) {
-          const int row = block_m + fragment_row(warp, cfg, i) + accumulator_row(lane, 2 * half);
-          const int col = block_n + fragment_col(warp, cfg, j) + accumulator_col(lane, 2 * half);
-          if (!kEdges || (row < shape.m && col < shape.n))
-            store_pair<kEdges>(c + (long long)row * shape.n + col, col, shape, acc[i][j][2 * half], acc[i][j][2 * half + 1],
-                       alpha, beta);
-        }
-  }
+  store_tile<kConfig, kEdges>(acc, block_m, block_n, warp, lane, shape, alpha, beta, c);
 #endif  // sm_80+: the harness refuses older GPUs before launching (min_cc)
 }
 

@@ -4,7 +4,7 @@
 // (mapping.hpp), nothing else.
 //
 // A block is one warpgroup (4 warps), which multiplies a 64 x BN tile with wgmma. One of its
-// threads asks the copy engine for each k-tile, STAGES k-tiles ahead; the stage's mbarrier
+// threads asks TMA for each k-tile, STAGES k-tiles ahead; the stage's mbarrier
 // completes when the bytes have landed, and the warpgroup waits on it. A stage is refilled once
 // every warp has finished with it (a __syncthreads), by the same thread.
 #pragma once
@@ -20,6 +20,7 @@
 #include "cuda_check.cuh"
 #include "dispatch.hpp"
 #include "gpu.cuh"
+#include "hopper.cuh"
 #include "mapping.hpp"
 #include "output_types.cuh"
 #include "run_tc_step.cuh"
@@ -30,54 +31,6 @@
 namespace step15 {
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-
-__device__ __forceinline__ std::uint32_t shared_address(const void* pointer) {
-  return static_cast<std::uint32_t>(__cvta_generic_to_shared(pointer));
-}
-
-// --- mbarriers ----------------------------------------------------------------------------------
-__device__ __forceinline__ void barrier_init(std::uint32_t barrier, int arrivals) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(barrier), "r"(arrivals));
-}
-// Waits until the phase of the barrier with this parity has completed.
-__device__ __forceinline__ void barrier_wait(std::uint32_t barrier, std::uint32_t parity) {
-  std::uint32_t done = 0;
-  while (!done)
-    asm volatile(
-        "{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
-        : "=r"(done)
-        : "r"(barrier), "r"(parity)
-        : "memory");
-}
-// The producer's arrival: it also announces how many bytes the copies will bring.
-__device__ __forceinline__ void barrier_arrive_expect_bytes(std::uint32_t barrier, int bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(barrier), "r"(bytes) : "memory");
-}
-
-// --- TMA: one box of a tensor map into shared memory, completing on a barrier ------------------
-__device__ __forceinline__ void tma_load(std::uint32_t destination, const CUtensorMap* map, BoxCoord at,
-                                         std::uint32_t barrier) {
-  asm volatile(
-      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n" ::"r"(
-          destination),
-      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(at.inner), "r"(at.outer), "r"(barrier)
-      : "memory");
-}
-
-// --- wgmma bookkeeping --------------------------------------------------------------------------
-__device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
-__device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
-template <int kPending>
-__device__ __forceinline__ void wgmma_wait() {
-  asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(kPending) : "memory");
-}
-// Keeps the compiler from moving reads or writes of the accumulators across the asynchronous
-// wgmma that owns them between issue and wait.
-template <int kCount>
-__device__ __forceinline__ void pin(float (&registers)[kCount]) {
-#pragma unroll
-  for (int i = 0; i < kCount; ++i) asm volatile("" : "+f"(registers[i])::"memory");
-}
 
 // --- Output -------------------------------------------------------------------------------------
 using gemm::float_to_out;
@@ -124,7 +77,7 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
 
   // Stages aligned to the swizzle's 1024-byte period, then the barriers.
   extern __shared__ __align__(16) unsigned char shared[];
-  const std::uint32_t stage0 = (shared_address(shared) + kSwizzleAtomBytes - 1) & ~std::uint32_t(kSwizzleAtomBytes - 1);
+  const std::uint32_t stage0 = (gemm::shared_address(shared) + kSwizzleAtomBytes - 1) & ~std::uint32_t(kSwizzleAtomBytes - 1);
   const std::uint32_t full0 = stage0 + cfg.stages * kStageBytes;
   auto full = [&](int stage) { return full0 + std::uint32_t(stage * kBarrierBytes); };
 
@@ -138,17 +91,17 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
   // expect, and completes its phase when they have landed.
   auto copy_k_tile = [&](int kt, int stage) {
     // The whole stage lands here; out-of-matrix parts count too (zeros).
-    barrier_arrive_expect_bytes(full(stage), stage_bytes(cfg));
+    gemm::barrier_arrive_expect_bytes(full(stage), stage_bytes(cfg));
     const std::uint32_t a_tile = stage0 + std::uint32_t(stage * kStageBytes), b_tile = a_tile + a_tile_bytes(cfg);
     for (int box = 0; box < a_op.boxes; ++box)
-      tma_load(a_tile + box * box_bytes(a_op), &a_map, tma_box(a_op, tile.m * cfg.bm, kt, box, cfg), full(stage));
+      gemm::tma_load(a_tile + box * box_bytes(a_op), &a_map, tma_box(a_op, tile.m * cfg.bm, kt, box, cfg), full(stage));
     for (int box = 0; box < b_op.boxes; ++box)
-      tma_load(b_tile + box * box_bytes(b_op), &b_map, tma_box(b_op, tile.n * cfg.bn, kt, box, cfg), full(stage));
+      gemm::tma_load(b_tile + box * box_bytes(b_op), &b_map, tma_box(b_op, tile.n * cfg.bn, kt, box, cfg), full(stage));
   };
 
   if (threadIdx.x == 0) {
-    for (int s = 0; s < cfg.stages; ++s) barrier_init(full(s), 1);  // one arrival (+ the copies' bytes)
-    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");  // visible to the copy engine
+    for (int s = 0; s < cfg.stages; ++s) gemm::barrier_init(full(s), 1);  // one arrival (+ the copies' bytes)
+    gemm::fence_barrier_init();  // visible to TMA
   }
   __syncthreads();
   // The first STAGES k-tiles are asked for before any is multiplied.
@@ -163,18 +116,18 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
   int stage = 0;
   std::uint32_t phase = 0;  // which completion of the stage's barrier to wait for: 0, 1, 0, ...
   for (int kt = 0; kt < k_tile_count; ++kt) {
-    barrier_wait(full(stage), phase);
+    gemm::barrier_wait(full(stage), phase);
     const std::uint32_t a_tile = stage0 + std::uint32_t(stage * kStageBytes), b_tile = a_tile + a_tile_bytes(cfg);
-    wgmma_fence();
-    pin(acc);
+    gemm::wgmma_fence();
+    gemm::pin(acc);
 #pragma unroll
     for (int kk = 0; kk < cfg.bk / kWgmmaK; ++kk)
       gemm::wgmma_m64k16<In, a_k_major(kLayout) ? 0 : 1, b_k_major(kLayout) ? 0 : 1>(
           acc, wgmma_descriptor(a_tile + operand_offset(a_op, kk), a_strides),
           wgmma_descriptor(b_tile + operand_offset(b_op, kk), b_strides), kt > 0 || kk > 0);
-    wgmma_commit();
-    wgmma_wait<0>();  // this k-tile's products are done: the stage has been read
-    pin(acc);
+    gemm::wgmma_commit();
+    gemm::wgmma_wait<0>();  // this k-tile's products are done: the stage has been read
+    gemm::pin(acc);
     // Every warp is done with the stage: refill it with the k-tile STAGES ahead.
     __syncthreads();
     if (threadIdx.x == 0 && kt + cfg.stages < k_tile_count) copy_k_tile(kt + cfg.stages, stage);

@@ -1,9 +1,9 @@
 // Step 15, Hopper: the index math, shared by the kernel and the host tests.
 //
 // Nothing in this step computes a per-lane shared-memory address any more:
-//  - the copy engine (TMA) moves whole boxes of a tile global -> shared, given a tensor map (the
-//    matrix's shape, row length, box size and swizzle, built once on the host) and the box's first
-//    coordinate (tma_box below). It zero-fills what lies outside the matrix;
+//  - TMA (the Tensor Memory Accelerator) moves whole boxes of a tile global -> shared, given a
+//    tensor map (the matrix's shape, row length, box size and swizzle, built once on the host) and
+//    the box's first coordinate (tma_box below). It zero-fills what lies outside the matrix;
 //  - wgmma reads its operands straight from shared memory through a 64-bit descriptor (start
 //    address, two strides, swizzle mode: wgmma_descriptor below); one instruction multiplies a
 //    64 x BN x 16 slice for a whole warpgroup (4 warps, 128 threads);
@@ -135,7 +135,7 @@ GEMM_HD constexpr int k_tile_refilled_after(int kt, const Config& c) { return kt
 
 // --- TMA boxes --------------------------------------------------------------------------------
 
-// An operand as the copy engine sees it: the stored matrix (inner = row length, outer = rows) cut
+// An operand as TMA sees it: the stored matrix (inner = row length, outer = rows) cut
 // into boxes of kBoxInner x box_outer elements. K-major operands need one box per tile (64 k's by
 // BM or BN rows); M/N-major ones BM/64 or BN/64 boxes of 64 m's or n's by 64 k's.
 GEMM_HD constexpr bool a_k_major(Layout layout) { return layout != Layout::tn; }
@@ -226,7 +226,7 @@ GEMM_HD bool whole_pair(int col, const GemmShape& s) { return col + kPair <= s.n
 inline LaunchShape trace_launch_shape(const gemm::TraceProblem& p, const Config& c) { return launch_shape(p.shape, c); }
 
 // What this step leaves to ordinary memory instructions, for f32 output (the default): the
-// copies into shared memory are the copy engine's and wgmma reads its operands itself, so a
+// copies into shared memory are TMA's and wgmma reads its operands itself, so a
 // warp's are all in the epilogue of its block's tile: per accumulator pair, the update of C (one
 // 8-byte store, and load where beta != 0, where the pair is whole; element by element at C's right
 // edge).

@@ -5,7 +5,7 @@
 //
 // Roles: warpgroup 0 is the producer, one of its threads issues every copy; warpgroups 1.. are the
 // consumers, each multiplying 64 rows of the block tile. They hand the STAGES shared buffers to
-// each other through two mbarriers per stage: "full" (the copy engine's bytes have landed) and
+// each other through two mbarriers per stage: "full" (TMA's bytes have landed) and
 // "empty" (every consumer warp is done reading). Neither side waits for the other but where a
 // stage is not ready: the producer runs up to STAGES - 1 k-tiles ahead of the one being multiplied,
 // and the consumers never stop to copy.
@@ -22,6 +22,7 @@
 #include "cuda_check.cuh"
 #include "dispatch.hpp"
 #include "gpu.cuh"
+#include "hopper.cuh"
 #include "mapping.hpp"
 #include "output_types.cuh"
 #include "run_tc_step.cuh"
@@ -46,57 +47,6 @@ GEMM_HD constexpr int consumer_registers(const Config& c) {
 }
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-
-__device__ __forceinline__ std::uint32_t shared_address(const void* pointer) {
-  return static_cast<std::uint32_t>(__cvta_generic_to_shared(pointer));
-}
-
-// --- mbarriers ----------------------------------------------------------------------------------
-__device__ __forceinline__ void barrier_init(std::uint32_t barrier, int arrivals) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(barrier), "r"(arrivals));
-}
-// Waits until the phase of the barrier with this parity has completed.
-__device__ __forceinline__ void barrier_wait(std::uint32_t barrier, std::uint32_t parity) {
-  std::uint32_t done = 0;
-  while (!done)
-    asm volatile(
-        "{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
-        : "=r"(done)
-        : "r"(barrier), "r"(parity)
-        : "memory");
-}
-// The producer's arrival: it also announces how many bytes the copies will bring.
-__device__ __forceinline__ void barrier_arrive_expect_bytes(std::uint32_t barrier, int bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(barrier), "r"(bytes) : "memory");
-}
-__device__ __forceinline__ void barrier_arrive(std::uint32_t barrier) {
-  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(barrier) : "memory");
-}
-
-// --- TMA: one box of a tensor map into shared memory, completing on a barrier ------------------
-__device__ __forceinline__ void tma_load(std::uint32_t destination, const CUtensorMap* map, BoxCoord at,
-                                         std::uint32_t barrier) {
-  asm volatile(
-      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n" ::"r"(
-          destination),
-      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(at.inner), "r"(at.outer), "r"(barrier)
-      : "memory");
-}
-
-// --- wgmma bookkeeping --------------------------------------------------------------------------
-__device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
-__device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
-template <int kPending>
-__device__ __forceinline__ void wgmma_wait() {
-  asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(kPending) : "memory");
-}
-// Keeps the compiler from moving reads or writes of the accumulators across the asynchronous
-// wgmma that owns them between issue and wait.
-template <int kCount>
-__device__ __forceinline__ void pin(float (&registers)[kCount]) {
-#pragma unroll
-  for (int i = 0; i < kCount; ++i) asm volatile("" : "+f"(registers[i])::"memory");
-}
 
 // --- Output -------------------------------------------------------------------------------------
 using gemm::float_to_out;
@@ -145,7 +95,7 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
 
   // Stages aligned to the swizzle's 1024-byte period, then the barriers.
   extern __shared__ __align__(16) unsigned char shared[];
-  const std::uint32_t stage0 = (shared_address(shared) + kSwizzleAtomBytes - 1) & ~std::uint32_t(kSwizzleAtomBytes - 1);
+  const std::uint32_t stage0 = (gemm::shared_address(shared) + kSwizzleAtomBytes - 1) & ~std::uint32_t(kSwizzleAtomBytes - 1);
   const std::uint32_t full0 = stage0 + cfg.stages * kStageBytes;
   const std::uint32_t empty0 = full0 + cfg.stages * kBarrierBytes;
   auto full = [&](int stage) { return full0 + std::uint32_t(stage * kBarrierBytes); };
@@ -158,34 +108,34 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < cfg.stages; ++s) {
-      barrier_init(full(s), 1);  // the producer's arrival (+ the copies' bytes)
-      barrier_init(empty(s), kConsumerWarps);  // one arrival per consumer warp
+      gemm::barrier_init(full(s), 1);  // the producer's arrival (+ the copies' bytes)
+      gemm::barrier_init(empty(s), kConsumerWarps);  // one arrival per consumer warp
     }
-    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");  // visible to the copy engine
+    gemm::fence_barrier_init();  // visible to TMA
   }
   __syncthreads();
 
   if (warpgroup == 0) {
     // Producer. Its first pass over the stages finds them empty: waiting on the parity before the
     // barrier's first phase returns at once.
-    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kProducerRegisters));
+    gemm::setmaxnreg_dec<kProducerRegisters>();
     if (threadIdx.x == 0) {
       int stage = 0;
       std::uint32_t phase = 0;
       for (int kt = 0; kt < k_tile_count; ++kt) {
-        barrier_wait(empty(stage), phase ^ 1);
+        gemm::barrier_wait(empty(stage), phase ^ 1);
         // The whole stage lands here; out-of-matrix parts count too (zeros).
-        barrier_arrive_expect_bytes(full(stage), stage_bytes(cfg));
+        gemm::barrier_arrive_expect_bytes(full(stage), stage_bytes(cfg));
         const std::uint32_t a_tile = stage0 + std::uint32_t(stage * kStageBytes), b_tile = a_tile + a_tile_bytes(cfg);
         for (int box = 0; box < a_op.boxes; ++box)
-          tma_load(a_tile + box * box_bytes(a_op), &a_map, tma_box(a_op, tile.m * cfg.bm, kt, box, cfg), full(stage));
+          gemm::tma_load(a_tile + box * box_bytes(a_op), &a_map, tma_box(a_op, tile.m * cfg.bm, kt, box, cfg), full(stage));
         for (int box = 0; box < b_op.boxes; ++box)
-          tma_load(b_tile + box * box_bytes(b_op), &b_map, tma_box(b_op, tile.n * cfg.bn, kt, box, cfg), full(stage));
+          gemm::tma_load(b_tile + box * box_bytes(b_op), &b_map, tma_box(b_op, tile.n * cfg.bn, kt, box, cfg), full(stage));
         if (++stage == cfg.stages) stage = 0, phase ^= 1;
       }
     }
   } else {
-    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(consumer_registers(cfg)));
+    gemm::setmaxnreg_inc<consumer_registers(cfg)>();
     const int consumer = warpgroup - 1;
     const int warp_in_group = (int(threadIdx.x) / kWarpSize) % (kWarpgroup / kWarpSize);
     const int lane = int(threadIdx.x) % kWarpSize;
@@ -198,26 +148,26 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
     std::uint32_t phase = 0;
     int previous = -1;  // the stage whose products may still be running
     for (int kt = 0; kt < k_tile_count; ++kt) {
-      barrier_wait(full(stage), phase);
+      gemm::barrier_wait(full(stage), phase);
       const std::uint32_t a_tile = stage0 + std::uint32_t(stage * kStageBytes), b_tile = a_tile + a_tile_bytes(cfg);
-      wgmma_fence();
-      pin(acc);
+      gemm::wgmma_fence();
+      gemm::pin(acc);
 #pragma unroll
       for (int kk = 0; kk < cfg.bk / kWgmmaK; ++kk)
         gemm::wgmma_m64k16<In, a_k_major(kLayout) ? 0 : 1, b_k_major(kLayout) ? 0 : 1>(
             acc, wgmma_descriptor(a_tile + operand_offset(a_op, consumer, kk), a_strides),
             wgmma_descriptor(b_tile + operand_offset(b_op, 0, kk), b_strides), kt > 0 || kk > 0);
-      wgmma_commit();
+      gemm::wgmma_commit();
       // One group stays in flight: the previous k-tile's products are done, so its stage can be
       // handed back to the producer while this one's run.
-      wgmma_wait<1>();
-      pin(acc);
-      if (previous >= 0 && lane == 0) barrier_arrive(empty(previous));
+      gemm::wgmma_wait<1>();
+      gemm::pin(acc);
+      if (previous >= 0 && lane == 0) gemm::barrier_arrive(empty(previous));
       previous = stage;
       if (++stage == cfg.stages) stage = 0, phase ^= 1;
     }
-    wgmma_wait<0>();
-    pin(acc);
+    gemm::wgmma_wait<0>();
+    gemm::pin(acc);
 
     // Epilogue, straight from the accumulators (times alpha), a pair of columns at a time.
     const int row0 = consumer_row0(tile, consumer, cfg), col0 = tile_col0(tile, cfg);

@@ -1,6 +1,6 @@
 // Step 16, Hopper: the index math, shared by the kernel and the host tests.
 //
-// Step 15's copy engine (TMA: tma_box, zeros outside the matrix), swizzled tiles (tile_byte),
+// Step 15's TMA copies (tma_box, zeros outside the matrix), swizzled tiles (tile_byte),
 // wgmma descriptors and accumulator layout are unchanged. What this step adds is the block's
 // division of labour: one producer warpgroup, whose single thread issues the copies, and one
 // consumer warpgroup per 64 rows of the block tile (consumers, threads), with STAGES buffers
@@ -134,7 +134,7 @@ GEMM_HD constexpr int empty_arrivals(const Config& c) {
 
 // --- TMA boxes --------------------------------------------------------------------------------
 
-// An operand as the copy engine sees it: the stored matrix (inner = row length, outer = rows) cut
+// An operand as TMA sees it: the stored matrix (inner = row length, outer = rows) cut
 // into boxes of kBoxInner x box_outer elements. K-major operands need one box per tile (64 k's by
 // BM or BN rows); M/N-major ones BM/64 or BN/64 boxes of 64 m's or n's by 64 k's.
 GEMM_HD constexpr bool a_k_major(Layout layout) { return layout != Layout::tn; }
@@ -231,7 +231,7 @@ GEMM_HD bool whole_pair(int col, const GemmShape& s) { return col + kPair <= s.n
 inline LaunchShape trace_launch_shape(const gemm::TraceProblem& p, const Config& c) { return launch_shape(p.shape, c); }
 
 // What this step leaves to ordinary memory instructions, for f32 output (the default): the
-// copies into shared memory are the copy engine's and wgmma reads its operands itself, so the
+// copies into shared memory are TMA's and wgmma reads its operands itself, so the
 // producer warps issue none, and a consumer warp's are all in the epilogue of its block's tile:
 // per accumulator pair, the update of C (one 8-byte store, and load where beta != 0, where the
 // pair is whole; element by element at C's right edge).

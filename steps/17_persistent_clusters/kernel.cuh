@@ -5,7 +5,7 @@
 //
 // Roles (as in step 16): warpgroup 0 is the producer, one of its threads issues every copy;
 // warpgroups 1.. are the consumers, each multiplying 64 rows of the block tile. They hand the
-// STAGES shared buffers to each other through two mbarriers per stage: "full" (the copy engine's
+// STAGES shared buffers to each other through two mbarriers per stage: "full" (TMA's
 // bytes have landed) and "empty" (every consumer warp is done reading). New here: each block
 // loops over tiles (tile_at) until none is left, so the producer fetches the next tile while the
 // consumers write the last one. With CLUSTER = 2, two blocks on tiles one above the other share B:
@@ -24,6 +24,7 @@
 #include "cuda_check.cuh"
 #include "dispatch.hpp"
 #include "gpu.cuh"
+#include "hopper.cuh"
 #include "mapping.hpp"
 #include "output_types.cuh"
 #include "run_tc_step.cuh"
@@ -48,85 +49,6 @@ GEMM_HD constexpr int consumer_registers(const Config& c) {
 }
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-
-__device__ __forceinline__ std::uint32_t shared_address(const void* pointer) {
-  return static_cast<std::uint32_t>(__cvta_generic_to_shared(pointer));
-}
-
-// --- mbarriers ----------------------------------------------------------------------------------
-__device__ __forceinline__ void barrier_init(std::uint32_t barrier, int arrivals) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(barrier), "r"(arrivals));
-}
-// Waits until the phase of the barrier with this parity has completed.
-__device__ __forceinline__ void barrier_wait(std::uint32_t barrier, std::uint32_t parity) {
-  std::uint32_t done = 0;
-  while (!done)
-    asm volatile(
-        "{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
-        : "=r"(done)
-        : "r"(barrier), "r"(parity)
-        : "memory");
-}
-// The producer's arrival: it also announces how many bytes the copies will bring.
-__device__ __forceinline__ void barrier_arrive_expect_bytes(std::uint32_t barrier, int bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(barrier), "r"(bytes) : "memory");
-}
-__device__ __forceinline__ void barrier_arrive(std::uint32_t barrier) {
-  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(barrier) : "memory");
-}
-
-// --- Clusters -----------------------------------------------------------------------------------
-__device__ __forceinline__ std::uint32_t cluster_rank() {
-  std::uint32_t rank;
-  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(rank));
-  return rank;
-}
-// Every thread of every block of the cluster: what each did before is visible to all after.
-__device__ __forceinline__ void cluster_sync() {
-  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");
-}
-// An arrival on the barrier at the same place in the shared memory of block `rank` of the cluster.
-__device__ __forceinline__ void barrier_arrive_in(std::uint32_t barrier, std::uint32_t rank) {
-  std::uint32_t remote;
-  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(remote) : "r"(barrier), "r"(rank));
-  asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];\n" ::"r"(remote) : "memory");
-}
-
-// --- TMA: one box of a tensor map into shared memory, completing on a barrier ------------------
-__device__ __forceinline__ void tma_load(std::uint32_t destination, const CUtensorMap* map, BoxCoord at,
-                                         std::uint32_t barrier) {
-  asm volatile(
-      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n" ::"r"(
-          destination),
-      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(at.inner), "r"(at.outer), "r"(barrier)
-      : "memory");
-}
-
-// The same box into the same place of the shared memory of every block in `blocks` (a bit per rank
-// in the cluster), completing on each one's barrier at `barrier`'s place.
-__device__ __forceinline__ void tma_load_multicast(std::uint32_t destination, const CUtensorMap* map, BoxCoord at,
-                                                   std::uint32_t barrier, std::uint16_t blocks) {
-  asm volatile(
-      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1, {%2, "
-      "%3}], [%4], %5;\n" ::"r"(destination),
-      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(at.inner), "r"(at.outer), "r"(barrier), "h"(blocks)
-      : "memory");
-}
-
-// --- wgmma bookkeeping --------------------------------------------------------------------------
-__device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
-__device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
-template <int kPending>
-__device__ __forceinline__ void wgmma_wait() {
-  asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(kPending) : "memory");
-}
-// Keeps the compiler from moving reads or writes of the accumulators across the asynchronous
-// wgmma that owns them between issue and wait.
-template <int kCount>
-__device__ __forceinline__ void pin(float (&registers)[kCount]) {
-#pragma unroll
-  for (int i = 0; i < kCount; ++i) asm volatile("" : "+f"(registers[i])::"memory");
-}
 
 // --- Output -------------------------------------------------------------------------------------
 using gemm::float_to_out;
@@ -176,7 +98,7 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
 
   // Stages aligned to the swizzle's 1024-byte period, then the barriers.
   extern __shared__ __align__(16) unsigned char shared[];
-  const std::uint32_t stage0 = (shared_address(shared) + kSwizzleAtomBytes - 1) & ~std::uint32_t(kSwizzleAtomBytes - 1);
+  const std::uint32_t stage0 = (gemm::shared_address(shared) + kSwizzleAtomBytes - 1) & ~std::uint32_t(kSwizzleAtomBytes - 1);
   const std::uint32_t full0 = stage0 + cfg.stages * kStageBytes;
   const std::uint32_t empty0 = full0 + cfg.stages * kBarrierBytes;
   auto full = [&](int stage) { return full0 + std::uint32_t(stage * kBarrierBytes); };
@@ -186,27 +108,27 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
   const int warpgroup = int(threadIdx.x) / kWarpgroup;
   const int unit_count = units(shape, cfg), k_tile_count = k_tiles(shape, cfg);
   // In a cluster, block `rank` takes tile row unit_row * CLUSTER + rank of each unit (tile_at).
-  const int rank = cfg.cluster > 1 ? int(cluster_rank()) : 0;
+  const int rank = cfg.cluster > 1 ? int(gemm::cluster_rank()) : 0;
   const int cluster = int(blockIdx.x) / cfg.cluster, clusters = int(gridDim.x) / cfg.cluster;
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < cfg.stages; ++s) {
-      barrier_init(full(s), 1);  // the producer's arrival (+ the copies' bytes, its own and the others')
+      gemm::barrier_init(full(s), 1);  // the producer's arrival (+ the copies' bytes, its own and the others')
       // One arrival per consumer warp of every block of the cluster: all of them read what this
       // block's producer writes into the stage.
-      barrier_init(empty(s), kConsumerWarps * cfg.cluster);
+      gemm::barrier_init(empty(s), kConsumerWarps * cfg.cluster);
     }
-    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");  // visible to the copy engine
+    gemm::fence_barrier_init();  // visible to TMA
   }
   // The other blocks of the cluster arrive on these barriers and copy into this shared memory:
   // nothing may reach it before it is initialised.
-  if constexpr (cfg.cluster > 1) cluster_sync();
+  if constexpr (cfg.cluster > 1) gemm::cluster_sync();
   else __syncthreads();
 
   if (warpgroup == 0) {
     // Producer. Its first pass over the stages finds them empty: waiting on the parity before the
     // barrier's first phase returns at once.
-    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kProducerRegisters));
+    gemm::setmaxnreg_dec<kProducerRegisters>();
     if (threadIdx.x == 0) {
       int stage = 0;
       std::uint32_t phase = 0;
@@ -214,18 +136,18 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
         const TileCoord tile = tile_at(u, rank, shape, cfg);
         for (int kt = 0; kt < k_tile_count; ++kt) {
           // Free in every block of the cluster (each one's consumers arrive here too).
-          barrier_wait(empty(stage), phase ^ 1);
+          gemm::barrier_wait(empty(stage), phase ^ 1);
           // The whole stage lands here, this block's copies and the others' share of B;
           // out-of-matrix parts count too (zeros).
-          barrier_arrive_expect_bytes(full(stage), stage_bytes(cfg));
+          gemm::barrier_arrive_expect_bytes(full(stage), stage_bytes(cfg));
           const std::uint32_t a_tile = stage0 + std::uint32_t(stage * kStageBytes), b_tile = a_tile + a_tile_bytes(cfg);
           for (int box = 0; box < a_op.boxes; ++box)
-            tma_load(a_tile + box * box_bytes(a_op), &a_map, tma_box(a_op, tile.m * cfg.bm, kt, box, cfg), full(stage));
+            gemm::tma_load(a_tile + box * box_bytes(a_op), &a_map, tma_box(a_op, tile.m * cfg.bm, kt, box, cfg), full(stage));
           for (int box = rank; box < b_op.boxes; box += cfg.cluster) {
             const std::uint32_t into = b_tile + box * box_bytes(b_op);
             const BoxCoord at = tma_box(b_op, tile.n * cfg.bn, kt, box, cfg);
-            if constexpr (cfg.cluster > 1) tma_load_multicast(into, &b_map, at, full(stage), (1u << cfg.cluster) - 1);
-            else tma_load(into, &b_map, at, full(stage));
+            if constexpr (cfg.cluster > 1) gemm::tma_load_multicast(into, &b_map, at, full(stage), (1u << cfg.cluster) - 1);
+            else gemm::tma_load(into, &b_map, at, full(stage));
           }
           if (++stage == cfg.stages) stage = 0, phase ^= 1;
         }
@@ -234,12 +156,12 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
       // for every stage's last release before the block may end.
       if constexpr (cfg.cluster > 1)
         for (int s = 0; s < cfg.stages; ++s) {
-          barrier_wait(empty(stage), phase ^ 1);
+          gemm::barrier_wait(empty(stage), phase ^ 1);
           if (++stage == cfg.stages) stage = 0, phase ^= 1;
         }
     }
   } else {
-    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(consumer_registers(cfg)));
+    gemm::setmaxnreg_inc<consumer_registers(cfg)>();
     const int consumer = warpgroup - 1;
     const int warp_in_group = (int(threadIdx.x) / kWarpSize) % (kWarpgroup / kWarpSize);
     const int lane = int(threadIdx.x) % kWarpSize;
@@ -252,33 +174,33 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
     std::uint32_t phase = 0;
     // A stage is handed back to the producer of every block of the cluster (each wrote into it).
     auto release = [&](int stage_done) {
-      barrier_arrive(empty(stage_done));
-      if constexpr (kCluster > 1) barrier_arrive_in(empty(stage_done), std::uint32_t(rank ^ 1));
+      gemm::barrier_arrive(empty(stage_done));
+      if constexpr (kCluster > 1) gemm::barrier_arrive_in(empty(stage_done), std::uint32_t(rank ^ 1));
     };
     for (int u = cluster; u < unit_count; u += clusters) {
       const TileCoord tile = tile_at(u, rank, shape, cfg);
       int previous = -1;  // the stage whose products may still be running
       for (int kt = 0; kt < k_tile_count; ++kt) {
-        barrier_wait(full(stage), phase);
+        gemm::barrier_wait(full(stage), phase);
         const std::uint32_t a_tile = stage0 + std::uint32_t(stage * kStageBytes), b_tile = a_tile + a_tile_bytes(cfg);
-        wgmma_fence();
-        pin(acc);
+        gemm::wgmma_fence();
+        gemm::pin(acc);
 #pragma unroll
         for (int kk = 0; kk < cfg.bk / kWgmmaK; ++kk)
           gemm::wgmma_m64k16<In, a_k_major(kLayout) ? 0 : 1, b_k_major(kLayout) ? 0 : 1>(
               acc, wgmma_descriptor(a_tile + operand_offset(a_op, consumer, kk), a_strides),
               wgmma_descriptor(b_tile + operand_offset(b_op, 0, kk), b_strides), kt > 0 || kk > 0);
-        wgmma_commit();
+        gemm::wgmma_commit();
         // One group stays in flight: the previous k-tile's products are done, so its stage can be
         // handed back to the producer while this one's run.
-        wgmma_wait<1>();
-        pin(acc);
+        gemm::wgmma_wait<1>();
+        gemm::pin(acc);
         if (previous >= 0 && lane == 0) release(previous);
         previous = stage;
         if (++stage == cfg.stages) stage = 0, phase ^= 1;
       }
-      wgmma_wait<0>();
-      pin(acc);
+      gemm::wgmma_wait<0>();
+      gemm::pin(acc);
       if (lane == 0) release(previous);
       if (tile.m >= tiles_m(shape, cfg)) continue;  // below C (a cluster's second tile): nothing to store
 

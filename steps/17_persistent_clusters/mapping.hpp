@@ -4,7 +4,7 @@
 // looping over tiles: launch_shape, tile_at), the tiles are dealt in an order that keeps the
 // blocks running at one time on a few rows of A and columns of B (GROUP_M, tile_at), and blocks
 // may run in clusters of 2 on tiles one above the other, which need the same B tiles: each block
-// copies half of B's boxes and the copy engine writes them into both blocks' shared memory
+// copies half of B's boxes and TMA writes them into both blocks' shared memory
 // (multicast: b_operand cuts B's tile into at least CLUSTER boxes, shared out by rank).
 //
 // Unchanged from steps 15 and 16: TMA copies whole boxes of a tile (tma_box; zeros outside the
@@ -185,7 +185,7 @@ GEMM_HD constexpr int rank_of(int block, const Config& c) { return block % c.clu
 
 // --- TMA boxes --------------------------------------------------------------------------------
 
-// An operand as the copy engine sees it: the stored matrix (inner = row length, outer = rows) cut
+// An operand as TMA sees it: the stored matrix (inner = row length, outer = rows) cut
 // into boxes of kBoxInner x box_outer elements. K-major operands need one box per tile (64 k's by
 // BM or BN rows; B in CLUSTER boxes of BN / CLUSTER rows); M/N-major ones BM/64 or BN/64 boxes of
 // 64 m's or n's by 64 k's.
@@ -292,7 +292,7 @@ inline LaunchShape trace_launch_shape(const gemm::TraceProblem& p, const Config&
 }
 
 // What this step leaves to ordinary memory instructions, for f32 output (the default): the
-// copies into shared memory are the copy engine's and wgmma reads its operands itself, so the
+// copies into shared memory are TMA's and wgmma reads its operands itself, so the
 // producer warps issue none, and a consumer warp's are all in the epilogue of each of its block's
 // tiles (the iteration is the tile's place in the block's sequence): per accumulator pair, the
 // update of C (one 8-byte store, and load where beta != 0, where the pair is whole; element by

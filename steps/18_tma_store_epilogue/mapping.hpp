@@ -1,9 +1,9 @@
 // Step 18, Hopper wgmma: the index math, shared by the kernel and the host tests.
 //
 // Nothing in this step computes a per-lane shared-memory address any more:
-//  - the copy engine (TMA) moves whole boxes of a tile global -> shared, given a tensor map (the
-//    matrix's shape, row length, box size and swizzle, built once on the host) and the box's first
-//    coordinate (tma_box below). It zero-fills what lies outside the matrix;
+//  - TMA (the Tensor Memory Accelerator) moves whole boxes of a tile global -> shared, given a
+//    tensor map (the matrix's shape, row length, box size and swizzle, built once on the host) and
+//    the box's first coordinate (tma_box below). It zero-fills what lies outside the matrix;
 //  - wgmma reads its operands straight from shared memory through a 64-bit descriptor (start
 //    address, two strides, swizzle mode: wgmma_descriptor below); one instruction multiplies a
 //    64 x BN x 16 slice for a whole warpgroup (4 warps, 128 threads);
@@ -13,7 +13,7 @@
 // What is left per thread is the accumulator layout of wgmma (accumulator_row/col) for the epilogue,
 // and the order in which the persistent blocks take their tiles (tile_at). Blocks may run in
 // clusters of 2 on tiles one above the other, which need the same B tiles: each block copies half
-// of B's boxes and the copy engine writes them into both blocks' shared memory (multicast).
+// of B's boxes and TMA writes them into both blocks' shared memory (multicast).
 #pragma once
 
 #include <cstdint>
@@ -91,7 +91,7 @@ GEMM_HD constexpr int a_tile_bytes(const Config& c) { return c.bm * c.bk * kElem
 GEMM_HD constexpr int b_tile_bytes(const Config& c) { return c.bn * c.bk * kElementBytes; }
 GEMM_HD constexpr int stage_bytes(const Config& c) { return a_tile_bytes(c) + b_tile_bytes(c); }
 // The epilogue stages each consumer's results through a buffer of its own: two slices of C, each
-// one box as the copy engine stores it, 64 rows of 128 bytes (staging_byte below).
+// one box as TMA stores it, 64 rows of 128 bytes (staging_byte below).
 constexpr int kStagingBoxBytes = kWgmmaM * kSwizzleBytes;  // one slice: 64 rows of 128 bytes
 constexpr int kStagingSlices = 2;                          // written in turn
 constexpr int kStagingBytes = kStagingSlices * kStagingBoxBytes;  // per consumer: 16 KB
@@ -281,7 +281,7 @@ GEMM_HD constexpr int rank_of(int block, const Config& c) { return block % c.clu
 
 // --- TMA boxes --------------------------------------------------------------------------------
 
-// An operand as the copy engine sees it: the stored matrix (inner = row length, outer = rows) cut
+// An operand as TMA sees it: the stored matrix (inner = row length, outer = rows) cut
 // into boxes of kBoxInner x box_outer elements. K-major operands need one box per tile (64 k's by
 // BM or BN rows; B in CLUSTER boxes of BN / CLUSTER rows); M/N-major ones BM/64 or BN/64 boxes of
 // 64 m's or n's by 64 k's.
@@ -377,15 +377,15 @@ GEMM_HD int tile_col0(const TileCoord& tile, const Config& c) { return tile.n * 
 // straight from registers, every store instruction touches 8 cache lines for 256 bytes. Each
 // consumer cuts its 64 x BN results into slices of one C box, 64 rows of 128 bytes (32 f32 or 64
 // 16-bit columns), and writes them (times alpha) into the two halves of its staging buffer in turn,
-// laid out as the copy engine lays out a box with the 128-byte swizzle. Then either one thread
-// stores the box to C with TMA (beta = 0 and C's rows 16-byte aligned: while the copy engine reads
+// laid out as TMA lays out a box with the 128-byte swizzle. Then either one thread
+// stores the box to C with TMA (beta = 0 and C's rows 16-byte aligned: while TMA reads
 // one half, the consumer fills the other, and it goes back to the tensor cores after the last), or
 // the consumer's threads read the slice back along its rows, 4 values each, add beta * C and store
 // (f32 staging). The swizzle spreads a warp's pair writes (8 rows, 4 lanes each) over all 8 bank
 // groups, 4 lanes in each: 16-bit pairs take the minimum 1 wavefront. f32 pairs take 4, twice the
 // minimum: the hardware serves 8-byte stores by half-warps, and in each half-warp rows 2i and
 // 2i + 1 share a bank group (XOR with row % 8 keeps a pair of chunks together), which the layout
-// of the copy engine's box fixes. 8 lanes reading 8 consecutive chunks of a row hit 8 different
+// of TMA's box fixes. 8 lanes reading 8 consecutive chunks of a row hit 8 different
 // bank groups.
 GEMM_HD constexpr int c_box_cols(int out_bytes) { return kSwizzleBytes / out_bytes; }
 GEMM_HD constexpr int slice_cols(int staged_bytes) { return c_box_cols(staged_bytes); }
@@ -428,10 +428,10 @@ inline LaunchShape trace_launch_shape(const gemm::TraceProblem& p, const Config&
 }
 
 // What this step leaves to ordinary memory instructions, for f32 output (the default): the
-// copies into shared memory are the copy engine's and wgmma reads its operands itself, so the
+// copies into shared memory are TMA's and wgmma reads its operands itself, so the
 // producer warps issue none, and a consumer warp's are all in the epilogue of each of its block's
 // tiles (the iteration is the tile's place in the block's sequence). Per slice, the staging writes
-// of its accumulators; then either one thread hands the slice to the copy engine (no instruction
+// of its accumulators; then either one thread hands the slice to TMA (no instruction
 // per lane), or, where C must be read or its rows are not 16-byte aligned, the reads of the slice
 // back along its rows and the updates of C (one 16-byte store per run, element by element at C's
 // right edge). Shared addresses are floats from the start of the consumers' staging buffers.
@@ -450,7 +450,7 @@ inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& bloc
   const int consumer = warpgroup - 1, warp_in_group = warp % kWarpsPerGroup;
   const int clusters = trace_launch_shape(problem, c).grid.x / c.cluster;
   const int cluster = block.x / c.cluster, rank = block.x % c.cluster;
-  const bool by_copy_engine = tma_stores_c(s, problem.beta, kOutBytes);
+  const bool by_tma = tma_stores_c(s, problem.beta, kOutBytes);
   int half = 0, ordinal = 0;  // the staging half the next slice goes to; the tile's place
   for (int u = cluster; u < units(s, c); u += clusters, ++ordinal) {
     const TileCoord tile = tile_at(u, rank, s, c);
@@ -464,7 +464,7 @@ inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& bloc
                                       const int row = accumulator_row(warp_in_group, lane, reg);
                                       return base + staging_byte(row, accumulator_col(lane, reg) - slice * kCols, 4) / 4;
                                     }));
-      if (by_copy_engine) continue;
+      if (by_tma) continue;
       for (int i = 0; i < kReadBacks; ++i) {
         auto chunk = [&](int lane) { return staged_chunk(warp_in_group * kWarpSize + lane, i); };
         auto row = [&](int lane) { return row0 + chunk(lane).row; };

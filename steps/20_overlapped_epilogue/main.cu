@@ -16,7 +16,7 @@ int main(int argc, char** argv) {
     return step20::launch_shape(shape, cfg, step20::resident_blocks(cfg));
   };
   step.launch = step20::launch;
-  // The resource report names the instance the problem launches: where the copy engine stores C,
+  // The resource report names the instance the problem launches: where TMA stores C,
   // the one compiled without the read-back path (kernel.cuh, kernel_for).
   step.kernel = [](const gemm::TcProblem& problem, const gemm::Params& params) {
     return step20::kernel_for(problem, params);

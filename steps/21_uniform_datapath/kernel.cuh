@@ -12,7 +12,7 @@
 //
 // Roles: warpgroup 0 is the producer, one of its threads issues every copy; warpgroups 1.. are the
 // consumers, each multiplying 64 rows of the block tile. They hand the STAGES shared buffers to
-// each other through two mbarriers per stage: "full" (the copy engine's bytes have landed) and
+// each other through two mbarriers per stage: "full" (TMA's bytes have landed) and
 // "empty" (every consumer warp is done reading). Each block loops over tiles (tile_at) until none
 // is left, so the producer fetches the next tile while the consumers write the last one. With
 // CLUSTER = 2, two blocks on tiles one above the other share B: each copies half of B's boxes into
@@ -31,6 +31,7 @@
 #include "cuda_check.cuh"
 #include "dispatch.hpp"
 #include "gpu.cuh"
+#include "hopper.cuh"
 #include "mapping.hpp"
 #include "output_types.cuh"
 #include "run_tc_step.cuh"
@@ -58,106 +59,6 @@ GEMM_HD constexpr int consumer_registers(const Config& c) {
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 
-__device__ __forceinline__ std::uint32_t shared_address(const void* pointer) {
-  return static_cast<std::uint32_t>(__cvta_generic_to_shared(pointer));
-}
-
-// --- mbarriers ----------------------------------------------------------------------------------
-__device__ __forceinline__ void barrier_init(std::uint32_t barrier, int arrivals) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(barrier), "r"(arrivals));
-}
-// Waits until the phase of the barrier with this parity has completed.
-__device__ __forceinline__ void barrier_wait(std::uint32_t barrier, std::uint32_t parity) {
-  std::uint32_t done = 0;
-  while (!done)
-    asm volatile(
-        "{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
-        : "=r"(done)
-        : "r"(barrier), "r"(parity)
-        : "memory");
-}
-// The producer's arrival: it also announces how many bytes the copies will bring.
-__device__ __forceinline__ void barrier_arrive_expect_bytes(std::uint32_t barrier, int bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(barrier), "r"(bytes) : "memory");
-}
-__device__ __forceinline__ void barrier_arrive(std::uint32_t barrier) {
-  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(barrier) : "memory");
-}
-
-// --- Clusters -----------------------------------------------------------------------------------
-__device__ __forceinline__ std::uint32_t cluster_rank() {
-  std::uint32_t rank;
-  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(rank));
-  return rank;
-}
-// Every thread of every block of the cluster: what each did before is visible to all after.
-__device__ __forceinline__ void cluster_sync() {
-  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");
-}
-// An arrival on the barrier at the same place in the shared memory of block `rank` of the cluster.
-__device__ __forceinline__ void barrier_arrive_in(std::uint32_t barrier, std::uint32_t rank) {
-  std::uint32_t remote;
-  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(remote) : "r"(barrier), "r"(rank));
-  asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];\n" ::"r"(remote) : "memory");
-}
-
-// --- TMA: one box of a tensor map into shared memory, completing on a barrier ------------------
-__device__ __forceinline__ void tma_load(std::uint32_t destination, const CUtensorMap* map, BoxCoord at,
-                                         std::uint32_t barrier) {
-  asm volatile(
-      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n" ::"r"(
-          destination),
-      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(at.inner), "r"(at.outer), "r"(barrier)
-      : "memory");
-}
-
-// The same box into the same place of the shared memory of every block in `blocks` (a bit per rank
-// in the cluster), completing on each one's barrier at `barrier`'s place.
-__device__ __forceinline__ void tma_load_multicast(std::uint32_t destination, const CUtensorMap* map, BoxCoord at,
-                                                   std::uint32_t barrier, std::uint16_t blocks) {
-  asm volatile(
-      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1, {%2, "
-      "%3}], [%4], %5;\n" ::"r"(destination),
-      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(at.inner), "r"(at.outer), "r"(barrier), "h"(blocks)
-      : "memory");
-}
-
-// --- TMA stores: a box of shared memory to global, tracked in bulk groups by the issuing thread --
-// An L2 policy under which the lines a store writes are the first to go when L2 needs room: C is
-// written once and not read again here, while the tiles of A and B are read by many blocks.
-__device__ __forceinline__ std::uint64_t evict_first_policy() {
-  std::uint64_t policy;
-  asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;\n" : "=l"(policy));
-  return policy;
-}
-__device__ __forceinline__ void tma_store(const CUtensorMap* map, std::uint32_t source, BoxCoord at, std::uint64_t policy) {
-  asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group.L2::cache_hint [%0, {%2, %3}], [%1], %4;\n" ::"l"(
-                   reinterpret_cast<std::uint64_t>(map)),
-               "r"(source), "r"(at.inner), "r"(at.outer), "l"(policy)
-               : "memory");
-}
-__device__ __forceinline__ void tma_store_commit() { asm volatile("cp.async.bulk.commit_group;\n" ::: "memory"); }
-// Until the copy engine has read every committed store's shared memory (it may still be writing).
-__device__ __forceinline__ void tma_store_wait_read() { asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory"); }
-__device__ __forceinline__ void tma_store_wait_all() { asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory"); }
-// Ordinary shared-memory writes become visible to the copy engine (the "async proxy").
-__device__ __forceinline__ void fence_for_copy_engine() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
-
-// --- wgmma bookkeeping --------------------------------------------------------------------------
-__device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
-__device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
-template <int kPending>
-__device__ __forceinline__ void wgmma_wait() {
-  asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(kPending) : "memory");
-}
-// Keeps the compiler from moving reads or writes of the accumulators across the asynchronous
-// wgmma that owns them between issue and wait.
-template <int kCount>
-__device__ __forceinline__ void pin(float (&registers)[kCount]) {
-#pragma unroll
-  for (int i = 0; i < kCount; ++i) asm volatile("" : "+f"(registers[i])::"memory");
-}
-
 // --- Output -------------------------------------------------------------------------------------
 using gemm::float_to_out;
 using gemm::out_to_float;
@@ -174,7 +75,7 @@ __device__ __forceinline__ void static_for(F&& f) {
 
 // The named barrier of one consumer warpgroup (barrier 0 is __syncthreads).
 __device__ __forceinline__ void consumer_sync(int consumer) {
-  asm volatile("bar.sync %0, %1;\n" ::"r"(1 + consumer), "n"(kWarpgroup) : "memory");
+  gemm::named_barrier_sync<kWarpgroup>(1 + consumer);
 }
 
 // Four neighbouring elements of a row of C (col .. col + 3) from the staging buffer (alpha
@@ -206,13 +107,345 @@ __device__ __forceinline__ void store_run(Out* at, int col, const GemmShape& sha
   }
 }
 
+// --- The block: its shared memory and its tiles -------------------------------------------------
+
+// What every thread of a block knows: where its stages and barriers lie in shared memory (the
+// stages aligned to the swizzle's 1024-byte period, then the consumers' staging buffers, then two
+// barriers per stage), and which units it takes.
+struct Block {
+  std::uint32_t stage0;         // stage 0's shared address
+  std::uint32_t full0, empty0;  // stage 0's barriers: TMA's bytes have landed; the consumers are done
+  int unit_count, k_tile_count;
+  int rank;               // in the cluster: of each unit, the block takes tile row unit_row * CLUSTER + rank
+  int cluster, clusters;  // its cluster takes units cluster, cluster + clusters, ... (tile_at)
+  __device__ __forceinline__ std::uint32_t full(int stage) const {
+    return full0 + std::uint32_t(stage * kBarrierBytes);
+  }
+  __device__ __forceinline__ std::uint32_t empty(int stage) const {
+    return empty0 + std::uint32_t(stage * kBarrierBytes);
+  }
+};
+
+// --- The producer -------------------------------------------------------------------------------
+
+// One thread issues every copy: the k-tiles of the block's tiles in turn, each into the next stage
+// once the consumers of every block of the cluster are done with it. Its first pass over the stages
+// finds them empty: waiting on the parity before the barrier's first phase returns at once.
+template <int kConfig>
+__device__ __forceinline__ void produce_tiles(const CUtensorMap& a_map, const CUtensorMap& b_map, const GemmShape& shape,
+                                              const TmaOperand& a_op, const TmaOperand& b_op, const Block& block) {
+  constexpr Config cfg = kConfigs[kConfig];
+  int stage = 0;
+  std::uint32_t phase = 0;
+  for (int u = block.cluster; u < block.unit_count; u += block.clusters) {
+    const TileCoord tile = tile_at(u, block.rank, shape, cfg);
+    const int b_boxes = b_boxes_copied(b_op, narrow_tile(tile.n, shape, cfg));
+    for (int kt = 0; kt < block.k_tile_count; ++kt) {
+      // Free in every block of the cluster (each one's consumers arrive here too).
+      gemm::barrier_wait(block.empty(stage), phase ^ 1);
+      // The whole stage lands here, this block's copies and the others' share of B (of a narrow
+      // tile's B, the first box only); out-of-matrix parts count too (zeros).
+      gemm::barrier_arrive_expect_bytes(block.full(stage), a_tile_bytes(cfg) + b_boxes * box_bytes(b_op));
+      const std::uint32_t a_tile = block.stage0 + std::uint32_t(stage * stage_bytes(cfg));
+      const std::uint32_t b_tile = a_tile + a_tile_bytes(cfg);
+      for (int box = 0; box < a_op.boxes; ++box)
+        gemm::tma_load(a_tile + box * box_bytes(a_op), &a_map, tma_box(a_op, tile.m * cfg.bm, kt, box, cfg),
+                       block.full(stage));
+      for (int box = block.rank; box < b_boxes; box += cfg.cluster) {
+        const std::uint32_t into = b_tile + box * box_bytes(b_op);
+        const BoxCoord at = tma_box(b_op, tile.n * cfg.bn, kt, box, cfg);
+        if constexpr (cfg.cluster > 1)
+          gemm::tma_load_multicast(into, &b_map, at, block.full(stage), (1u << cfg.cluster) - 1);
+        else
+          gemm::tma_load(into, &b_map, at, block.full(stage));
+      }
+      if (++stage == cfg.stages) stage = 0, phase ^= 1;
+    }
+  }
+  // The other blocks' consumers arrive on this block's barriers until their last k-tile: wait for
+  // every stage's last release before the block may end.
+  if constexpr (cfg.cluster > 1)
+    for (int s = 0; s < cfg.stages; ++s) {
+      gemm::barrier_wait(block.empty(stage), phase ^ 1);
+      if (++stage == cfg.stages) stage = 0, phase ^= 1;
+    }
+}
+
+// --- A consumer ---------------------------------------------------------------------------------
+
+// A consumer warpgroup: 64 rows of the block's tiles, multiplied (multiply_tile) and stored
+// (epilogue), tile after tile (consume_tiles). What it keeps between its phases: its place among
+// the stages and in the staging buffer, and the accumulators.
+//
+// Kernels with uniform_addresses take the consumer's index from a warp-wide minimum (a REDUX,
+// whose result ptxas holds in a uniform register: every lane has the same), so that what is
+// computed from it is uniform too; elsewhere as in step 20.
+template <typename InA, typename InB, typename Out, int kConfig, bool kTmaOnly>
+struct Consumer {
+  static constexpr int kOutBytes = int(sizeof(Out));
+  static constexpr int kBn = kConfigs[kConfig].bn;  // the tile's columns
+  static constexpr bool kPromote = kConfigs[kConfig].promote > 0;
+  static constexpr bool kUniform = uniform_addresses(kConfigs[kConfig], kOutBytes, kTmaOnly);
+  // The epilogue under the next tile's products. With promotion the tensor cores add into
+  // interval_sum, not into the accumulators: once the next tile's first k-tile is issued, the
+  // accumulators still hold the last tile, and nothing needs them until that k-tile's products
+  // are added in. So the last tile's epilogue runs there, while the tensor cores work, rather than
+  // between the tiles, where both consumers store and the tensor cores wait (step 19). Only where
+  // the registers allow it (epilogue_under_next_tile); elsewhere the epilogue follows the tile as
+  // in step 19.
+  static constexpr bool kUnderNextTile = epilogue_under_next_tile(kConfigs[kConfig], kOutBytes, kTmaOnly);
+
+  const CUtensorMap& c_map;
+  const GemmShape& shape;
+  const Block& block;
+  float alpha;
+  const float beta;
+  Out* const c;
+  const int consumer, warp_in_group, lane;
+  const Descriptor strides;
+  // Stage 0's descriptors. A descriptor holds the start address >> 4 in its low 14 bits, and no
+  // address of shared memory carries out of them, so moving a descriptor by a byte offset is
+  // adding offset >> 4 to the 64-bit value.
+  const std::uint64_t a_stage0, b_stage0;
+  unsigned char* const staging;  // the consumers' staging buffers
+  // TMA stores C (tma_stores_c). An int, not a bool: held as a bool, it was computed once into a
+  // predicate that stayed live across the k-loop, and ptxas serialised some kernels' wgmma (C7511).
+  const int store_with_tma;
+  const bool leader;  // issues the consumer's TMA stores
+  // C's lines go first when L2 needs room: C is written once and not read again here, while the
+  // tiles of A and B are read by many blocks.
+  const std::uint64_t c_policy;
+  // The f32 accumulators, and with promotion the tensor cores' sum of the current interval (the
+  // kernel's registers).
+  float (&acc)[kBn / 2];
+  float (&interval_sum)[kPromote ? kBn / 2 : 1];
+  std::uint32_t phase = 0;  // (declared before stage: the order the kernel was tuned with, see store_with_tma)
+  int stage = 0, staging_half = 0;
+
+  __device__ __forceinline__ Consumer(const CUtensorMap& c_map, const GemmShape& shape, const Block& block, float alpha,
+                                      const float* scale_a, const float* scale_b, float beta, Out* c,
+                                      unsigned char* shared, int warpgroup,
+                                      float (&acc)[kBn / 2], float (&interval_sum)[kPromote ? kBn / 2 : 1])
+      : c_map(c_map), shape(shape), block(block),
+        alpha(alpha), beta(beta), c(c),
+        consumer(kUniform ? int(__reduce_min_sync(0xffffffffu, unsigned(warpgroup - 1))) : warpgroup - 1),
+        warp_in_group((int(threadIdx.x) / kWarpSize) % (kWarpgroup / kWarpSize)),
+        lane(int(threadIdx.x) % kWarpSize),
+        strides(descriptor_strides()),
+        a_stage0(wgmma_descriptor(block.stage0 + operand_offset(consumer, 0), strides)),
+        b_stage0(wgmma_descriptor(block.stage0 + a_tile_bytes(kConfigs[kConfig]), strides)),
+        staging(shared + (block.stage0 - gemm::shared_address(shared)) +
+                kConfigs[kConfig].stages * stage_bytes(kConfigs[kConfig])),
+        store_with_tma(tma_stores_c(shape, beta, kOutBytes)),
+        leader(threadIdx.x % kWarpgroup == 0),
+        c_policy(gemm::evict_first_policy()),
+        acc(acc),
+        interval_sum(interval_sum) {
+    // The per-tensor scales multiply alpha once: the kernel sums the FP8 values as they are stored.
+    if (scale_a) this->alpha *= *scale_a;
+    if (scale_b) this->alpha *= *scale_b;
+#pragma unroll
+    for (int i = 0; i < kBn / 2; ++i) acc[i] = 0.0f;
+  }
+
+  // What wgmma adds into: the interval's sum, or without promotion the accumulators themselves.
+  __device__ __forceinline__ float (&chain())[kBn / 2] {
+    return *reinterpret_cast<float(*)[kBn / 2]>(kPromote ? interval_sum : acc);
+  }
+
+  // The consumer's main loop: each of the block's tiles multiplied, then stored, after the tile or
+  // (kUnderNextTile, where TMA stores C) under the next tile's first products.
+  __device__ __forceinline__ void consume_tiles() {
+    constexpr Config cfg = kConfigs[kConfig];
+    const bool store_under_next_tile = kUnderNextTile && store_with_tma;
+    bool pending = false;  // the tile last multiplied, not yet stored
+    TileCoord last{};
+    // Under the next tile's first products: the last tile's epilogue, then fresh accumulators.
+    auto under_first_products = [&] {
+      if (pending) epilogue<true>(last);
+      pending = false;
+#pragma unroll
+      for (int i = 0; i < kBn / 2; ++i) acc[i] = 0.0f;  // the interval sums of the new tile add into these
+    };
+    for (int u = block.cluster; u < block.unit_count; u += block.clusters) {
+      const TileCoord tile = tile_at(u, block.rank, shape, cfg);
+      if constexpr (cfg.bn > kNarrowCols) {
+        if (narrow_tile(tile.n, shape, cfg)) multiply_tile<kNarrowCols>(under_first_products);
+        else multiply_tile<cfg.bn>(under_first_products);
+      } else {
+        multiply_tile<cfg.bn>(under_first_products);
+      }
+      if (tile.m >= tiles_m(shape, cfg)) continue;  // below C (a cluster's second tile): nothing to store
+      if (store_under_next_tile) pending = true, last = tile;
+      else epilogue<false>(tile);
+    }
+    if constexpr (kUnderNextTile)
+      if (pending) epilogue<true>(last);
+    if (store_with_tma && leader) gemm::tma_store_wait_all();
+  }
+
+  // A stage is handed back to the producer of every block of the cluster (each wrote into it).
+  __device__ __forceinline__ void release(int stage_done) const {
+    gemm::barrier_arrive(block.empty(stage_done));
+    if constexpr (kConfigs[kConfig].cluster > 1)
+      gemm::barrier_arrive_in(block.empty(stage_done), std::uint32_t(block.rank ^ 1));
+  }
+
+  // The k-tiles of one tile: n = BN, or for a narrow tile n = 64 into the first accumulators (the
+  // others keep what they held: their columns lie outside C, so nothing reaches C from them).
+  // Each form is a loop of its own, so that nothing but wgmma touches the accumulators between
+  // their issue and the wait.
+  //
+  // Without promotion (PROMOTE = 0) the tensor cores sum all of K into the accumulators, as in
+  // step 18. With it, they sum each interval of PROMOTE k-tiles into interval_sum, starting afresh
+  // (accumulate = 0 on the interval's first k-step); at the interval's end the consumer waits for
+  // its products and adds their sum into the f32 accumulators. That wait leaves none of this
+  // warpgroup's products in flight while it adds (the other consumer's keep the tensor cores busy
+  // meanwhile, where the two are out of step). With kUnderNextTile, under_first_products (the
+  // last tile's epilogue, then fresh accumulators) runs while the first k-tile's products do.
+  template <int kCols, typename Under>
+  __device__ __forceinline__ void multiply_tile(Under&& under_first_products) {
+    int previous = -1;    // the stage whose products may still be running
+    int in_interval = 0;  // k-tiles of the current interval before this one
+    if constexpr (kUnderNextTile) {
+      // The first k-tile apart, so that what runs under its products is not inside the loop.
+      multiply_k_tile<kCols>(0, previous, in_interval, under_first_products);
+      for (int kt = 1; kt < block.k_tile_count; ++kt) multiply_k_tile<kCols>(kt, previous, in_interval, [] {});
+    } else {
+      if constexpr (kPromote) {
+#pragma unroll
+        for (int i = 0; i < kCols / 2; ++i) acc[i] = 0.0f;
+      }
+      for (int kt = 0; kt < block.k_tile_count; ++kt) multiply_k_tile<kCols>(kt, previous, in_interval, [] {});
+    }
+    gemm::wgmma_wait<0>();
+    gemm::pin(chain());
+    if (previous >= 0 && lane == 0) release(previous);
+  }
+
+  // One k-tile of the tile; under_products runs while its products are in flight.
+  template <int kCols, typename Under>
+  __device__ __forceinline__ void multiply_k_tile(int kt, int& previous, int& in_interval, Under&& under_products) {
+    constexpr Config cfg = kConfigs[kConfig];
+    float(&sum)[kCols / 2] = *reinterpret_cast<float(*)[kCols / 2]>(acc);
+    float(&d)[kCols / 2] = *reinterpret_cast<float(*)[kCols / 2]>(chain());
+    gemm::barrier_wait(block.full(stage), phase);
+    [[maybe_unused]] const std::uint32_t a_tile = block.stage0 + std::uint32_t(stage * stage_bytes(cfg)),
+                                         b_tile = a_tile + a_tile_bytes(cfg);
+    gemm::wgmma_fence();
+    gemm::pin(chain());
+    const bool fresh = kPromote ? in_interval == 0 : kt == 0;  // the first k-step overwrites d
+#pragma unroll
+    for (int kk = 0; kk < cfg.bk / kWgmmaK; ++kk) {
+      if constexpr (kUniform) {  // stage 0's descriptors moved by the stage and the k-step
+        const std::uint64_t at = descriptor_offset(stage_bytes(cfg), stage, kk);
+        gemm::wgmma_m64k32<InA, InB>(d, a_stage0 + at, b_stage0 + at, !fresh || kk > 0);
+      } else {
+        gemm::wgmma_m64k32<InA, InB>(d, wgmma_descriptor(a_tile + operand_offset(consumer, kk), strides),
+                                     wgmma_descriptor(b_tile + operand_offset(0, kk), strides), !fresh || kk > 0);
+      }
+    }
+    gemm::wgmma_commit();
+    under_products();
+    if (kPromote && (++in_interval == cfg.promote || kt == block.k_tile_count - 1)) {
+      // Promotion: this interval's products are done (so are its stages), and their sum is added
+      // in f32.
+      gemm::wgmma_wait<0>();
+      gemm::pin(chain());
+      if (lane == 0) {
+        if (previous >= 0) release(previous);
+        release(stage);
+      }
+      previous = -1;
+      in_interval = 0;
+#pragma unroll
+      for (int i = 0; i < kCols / 2; ++i) sum[i] += d[i];
+    } else {
+      // One group stays in flight: the previous k-tile's products are done, so its stage can be
+      // handed back to the producer while this one's run.
+      gemm::wgmma_wait<1>();
+      gemm::pin(chain());
+      if (previous >= 0 && lane == 0) release(previous);
+      previous = stage;
+    }
+    if (++stage == cfg.stages) stage = 0, phase ^= 1;
+  }
+
+  // Epilogue: the tile's results to C, as store_path says (mapping.hpp). 16-bit output goes
+  // through TMA as 16 bits (64 columns a slice), everything else is staged as f32 (32 columns).
+  template <bool kUnderNext>
+  __device__ __forceinline__ void epilogue(const TileCoord& tile) {
+    constexpr StorePath kPath = store_path(kConfigs[kConfig], kOutBytes, kTmaOnly, kUnderNext);
+    const int row0 = consumer_row0(tile, consumer, kConfigs[kConfig]), col0 = tile_col0(tile, kConfigs[kConfig]);
+    if constexpr (kPath == StorePath::tma) {
+      store_tile<kOutBytes>(row0, col0, true);
+    } else if constexpr (kOutBytes == 2) {
+      if (store_with_tma) store_tile<2>(row0, col0, store_with_tma);
+      else store_tile<4>(row0, col0, store_with_tma);
+    } else {
+      store_tile<4>(row0, col0, store_with_tma);  // f32 staging serves both
+    }
+  }
+
+  // The tile one slice (a box of C, 64 rows x 128 bytes) at a time, into the two halves of the
+  // staging buffer in turn: the accumulators (times alpha), then to C by TMA (by_tma) or read back
+  // along the rows of C.
+  template <int kStaged>
+  __device__ __forceinline__ void store_tile(int row0, int col0, bool by_tma) {
+    static_for<0, kBn / slice_cols(kStaged)>(
+        [&](auto slice) { store_slice<kStaged, decltype(slice)::value>(row0, col0, by_tma); });
+  }
+
+  // One slice: the accumulators of its columns (from kFirst), times alpha, into its half of the
+  // staging buffer, in C's type (kStaged = 2) or as f32; then one thread hands it to TMA, or every
+  // thread reads runs of it back along the rows of C, adds beta * C and stores them. (One function:
+  // with those three parts in functions of their own, ptxas serialised some kernels' wgmma, C7511.)
+  template <int kStaged, int kSlice>
+  __device__ __forceinline__ void store_slice(int row0, int col0, bool by_tma) {
+    constexpr int kFirst = kSlice * slice_cols(kStaged);
+    unsigned char* half = staging + staging_half_byte(consumer, staging_half);
+#pragma unroll
+    for (int reg = kFirst / 2; reg < (kFirst + slice_cols(kStaged)) / 2; reg += 2) {
+      const int row = accumulator_row(warp_in_group, lane, reg), col = accumulator_col(lane, reg) - kFirst;
+      if constexpr (kStaged == 2)
+        *reinterpret_cast<std::uint32_t*>(half + staging_byte(row, col, 2)) =
+            gemm::pack_pair<Out>(alpha * acc[reg], alpha * acc[reg + 1]);
+      else
+        *reinterpret_cast<float2*>(half + staging_byte(row, col, 4)) = make_float2(alpha * acc[reg], alpha * acc[reg + 1]);
+    }
+    if (by_tma) {
+      gemm::fence_for_tma();
+      if (leader) gemm::tma_store_wait_read();  // the previous slice's store has read the other half
+    }
+    // The slice is complete in its half, and the other half is free for the next slice (its store
+    // has read it, or every thread has read it back).
+    consumer_sync(consumer);
+    if (by_tma) {
+      if (leader) {  // TMA clips at C's edges
+        gemm::tma_store(&c_map, gemm::shared_address(half), c_box(row0, col0 + kFirst, 0, kStaged), c_policy);
+        gemm::tma_store_commit();
+      }
+    } else {
+#pragma unroll
+      for (int i = 0; i < kReadBacks; ++i) {
+        const StagedChunk chunk = staged_chunk(int(threadIdx.x) % kWarpgroup, i);
+        const int row = row0 + chunk.row, col = col0 + kFirst + chunk.col;
+        if (row < shape.m && col < shape.n)
+          store_run(c + (long long)row * shape.n + col, col, shape,
+                    *reinterpret_cast<const float4*>(half + staging_byte(chunk.row, chunk.col, 4)), beta);
+      }
+    }
+    staging_half ^= 1;
+  }
+};
+
 #endif  // __CUDA_ARCH_FEAT_SM90_ALL
 
 // --- The kernel ---------------------------------------------------------------------------------
 
-// kCopyEngineOnly: compiled with the copy engine's store path alone (has_copy_engine_only_kernel),
-// for the problems where it stores C (launches_copy_engine_only_kernel).
-template <typename InA, typename InB, typename Out, int kConfig, bool kCopyEngineOnly>
+// kTmaOnly: compiled with TMA's store path alone (has_tma_only_kernel), for the problems where it
+// stores C (launches_tma_only_kernel).
+template <typename InA, typename InB, typename Out, int kConfig, bool kTmaOnly>
 __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
     fp8_gemm(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
              const __grid_constant__ CUtensorMap c_map, GemmShape shape, float alpha, const float* scale_a,
@@ -220,281 +453,41 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   constexpr Config cfg = kConfigs[kConfig];
   constexpr int kConsumerWarps = consumers(cfg) * (kWarpgroup / kWarpSize);
-  constexpr int kStageBytes = stage_bytes(cfg);
-  constexpr int kCluster = cfg.cluster;
   static_assert(consumer_registers(cfg) >= registers_at_start(cfg), "setmaxnreg.inc may not lower the count");
-
-  // Stages aligned to the swizzle's 1024-byte period, then the consumers' staging buffers, then
-  // the barriers.
   extern __shared__ __align__(16) unsigned char shared[];
-  const std::uint32_t stage0 = (shared_address(shared) + kSwizzleAtomBytes - 1) & ~std::uint32_t(kSwizzleAtomBytes - 1);
-  const std::uint32_t full0 = stage0 + cfg.stages * kStageBytes + consumers(cfg) * kStagingBytes;
+  const std::uint32_t stage0 = (gemm::shared_address(shared) + kSwizzleAtomBytes - 1) & ~std::uint32_t(kSwizzleAtomBytes - 1);
+  const std::uint32_t full0 = stage0 + cfg.stages * stage_bytes(cfg) + consumers(cfg) * kStagingBytes;
   const std::uint32_t empty0 = full0 + cfg.stages * kBarrierBytes;
-  auto full = [&](int stage) { return full0 + std::uint32_t(stage * kBarrierBytes); };
-  auto empty = [&](int stage) { return empty0 + std::uint32_t(stage * kBarrierBytes); };
-
   const TmaOperand a_op = a_operand(shape, cfg), b_op = b_operand(shape, cfg);
   const int warpgroup = int(threadIdx.x) / kWarpgroup;
   const int unit_count = units(shape, cfg), k_tile_count = k_tiles(shape, cfg);
-  // In a cluster, block `rank` takes tile row unit_row * CLUSTER + rank of each unit (tile_at).
-  const int rank = cfg.cluster > 1 ? int(cluster_rank()) : 0;
+  const int rank = cfg.cluster > 1 ? int(gemm::cluster_rank()) : 0;
   const int cluster = int(blockIdx.x) / cfg.cluster, clusters = int(gridDim.x) / cfg.cluster;
+  const Block block{stage0, full0, empty0, unit_count, k_tile_count, rank, cluster, clusters};
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < cfg.stages; ++s) {
-      barrier_init(full(s), 1);  // the producer's arrival (+ the copies' bytes, its own and the others')
+      gemm::barrier_init(block.full(s), 1);  // the producer's arrival (+ the copies' bytes, its own and the others')
       // One arrival per consumer warp of every block of the cluster: all of them read what this
       // block's producer writes into the stage.
-      barrier_init(empty(s), kConsumerWarps * cfg.cluster);
+      gemm::barrier_init(block.empty(s), kConsumerWarps * cfg.cluster);
     }
-    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");  // visible to the copy engine
+    gemm::fence_barrier_init();  // visible to TMA
   }
   // The other blocks of the cluster arrive on these barriers and copy into this shared memory:
   // nothing may reach it before it is initialised.
-  if constexpr (cfg.cluster > 1) cluster_sync();
+  if constexpr (cfg.cluster > 1) gemm::cluster_sync();
   else __syncthreads();
-
   if (warpgroup == 0) {
-    // Producer. Its first pass over the stages finds them empty: waiting on the parity before the
-    // barrier's first phase returns at once.
-    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kProducerRegisters));
-    if (threadIdx.x == 0) {
-      int stage = 0;
-      std::uint32_t phase = 0;
-      for (int u = cluster; u < unit_count; u += clusters) {
-        const TileCoord tile = tile_at(u, rank, shape, cfg);
-        const int b_boxes = b_boxes_copied(b_op, narrow_tile(tile.n, shape, cfg));
-        for (int kt = 0; kt < k_tile_count; ++kt) {
-          // Free in every block of the cluster (each one's consumers arrive here too).
-          barrier_wait(empty(stage), phase ^ 1);
-          // The whole stage lands here, this block's copies and the others' share of B (of a narrow
-          // tile's B, the first box only); out-of-matrix parts count too (zeros).
-          barrier_arrive_expect_bytes(full(stage), a_tile_bytes(cfg) + b_boxes * box_bytes(b_op));
-          const std::uint32_t a_tile = stage0 + std::uint32_t(stage * kStageBytes), b_tile = a_tile + a_tile_bytes(cfg);
-          for (int box = 0; box < a_op.boxes; ++box)
-            tma_load(a_tile + box * box_bytes(a_op), &a_map, tma_box(a_op, tile.m * cfg.bm, kt, box, cfg), full(stage));
-          for (int box = rank; box < b_boxes; box += cfg.cluster) {
-            const std::uint32_t into = b_tile + box * box_bytes(b_op);
-            const BoxCoord at = tma_box(b_op, tile.n * cfg.bn, kt, box, cfg);
-            if constexpr (cfg.cluster > 1) tma_load_multicast(into, &b_map, at, full(stage), (1u << cfg.cluster) - 1);
-            else tma_load(into, &b_map, at, full(stage));
-          }
-          if (++stage == cfg.stages) stage = 0, phase ^= 1;
-        }
-      }
-      // The other blocks' consumers arrive on this block's barriers until their last k-tile: wait
-      // for every stage's last release before the block may end.
-      if constexpr (cfg.cluster > 1)
-        for (int s = 0; s < cfg.stages; ++s) {
-          barrier_wait(empty(stage), phase ^ 1);
-          if (++stage == cfg.stages) stage = 0, phase ^= 1;
-        }
-    }
+    gemm::setmaxnreg_dec<kProducerRegisters>();
+    if (threadIdx.x == 0) produce_tiles<kConfig>(a_map, b_map, shape, a_op, b_op, block);
   } else {
-    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(consumer_registers(cfg)));
-    // Kernels with uniform_addresses: the consumer's index from a warp-wide minimum (a REDUX, whose
-    // result ptxas holds in a uniform register: every lane has the same), so that what is computed
-    // from it is uniform too; elsewhere as in step 20.
-    constexpr bool kUniform = uniform_addresses(cfg, int(sizeof(Out)), kCopyEngineOnly);
-    const int consumer = kUniform ? int(__reduce_min_sync(0xffffffffu, unsigned(warpgroup - 1))) : warpgroup - 1;
-    const int warp_in_group = (int(threadIdx.x) / kWarpSize) % (kWarpgroup / kWarpSize);
-    const int lane = int(threadIdx.x) % kWarpSize;
-    const Descriptor strides = descriptor_strides();
-    // Stage 0's descriptors. A descriptor holds the start address >> 4 in its low 14 bits, and no
-    // address of shared memory carries out of them, so moving a descriptor by a byte offset is
-    // adding offset >> 4 to the 64-bit value.
-    const std::uint64_t a_stage0 = wgmma_descriptor(stage0 + operand_offset(consumer, 0), strides);
-    const std::uint64_t b_stage0 = wgmma_descriptor(stage0 + a_tile_bytes(cfg), strides);
-    unsigned char* staging = shared + (stage0 - shared_address(shared)) + cfg.stages * kStageBytes;  // the consumers' buffers
-    const bool store_with_tma = tma_stores_c(shape, beta, int(sizeof(Out)));
-    const bool leader = threadIdx.x % kWarpgroup == 0;  // issues the consumer's TMA stores
-    const std::uint64_t c_policy = evict_first_policy();
-    // The per-tensor scales multiply alpha once: the kernel sums the FP8 values as they are stored.
-    if (scale_a) alpha *= *scale_a;
-    if (scale_b) alpha *= *scale_b;
-    // The f32 accumulators, and with promotion the tensor cores' sum of the current interval.
-    constexpr bool kPromote = cfg.promote > 0;
+    gemm::setmaxnreg_inc<consumer_registers(cfg)>();
     float acc[cfg.bn / 2];
-    float interval_sum[kPromote ? cfg.bn / 2 : 1];
-    // What wgmma adds into: the interval's sum, or without promotion the accumulators themselves.
-    auto& chain = *reinterpret_cast<float(*)[cfg.bn / 2]>(kPromote ? interval_sum : acc);
-#pragma unroll
-    for (int i = 0; i < cfg.bn / 2; ++i) acc[i] = 0.0f;
-
-    // The epilogue under the next tile's products. With promotion the tensor cores add into
-    // interval_sum, not into the accumulators: once the next tile's first k-tile is issued, the
-    // accumulators still hold the last tile, and nothing needs them until that k-tile's products
-    // are added in. So the last tile's epilogue runs there, while the tensor cores work, rather
-    // than between the tiles, where both consumers store and the tensor cores wait (step 19).
-    // Only where the registers allow it (epilogue_under_next_tile); elsewhere the epilogue follows
-    // the tile as in step 19.
-    constexpr bool kUnderNextTile = epilogue_under_next_tile(cfg, int(sizeof(Out)), kCopyEngineOnly);
-    int stage = 0, staging_half = 0;
-    std::uint32_t phase = 0;
-    // A stage is handed back to the producer of every block of the cluster (each wrote into it).
-    auto release = [&](int stage_done) {
-      barrier_arrive(empty(stage_done));
-      if constexpr (kCluster > 1) barrier_arrive_in(empty(stage_done), std::uint32_t(rank ^ 1));
-    };
-    // The k-tiles of one tile: n = BN, or for a narrow tile n = 64 into the first accumulators (the
-    // others keep what they held: their columns lie outside C, so nothing reaches C from them).
-    // Each form is a loop of its own, so that nothing but wgmma touches the accumulators between
-    // their issue and the wait.
-    //
-    // Without promotion (PROMOTE = 0) the tensor cores sum all of K into the accumulators, as in
-    // step 18. With it, they sum each interval of PROMOTE k-tiles into interval_sum, starting afresh
-    // (accumulate = 0 on the interval's first k-step); at the interval's end the consumer waits for
-    // its products and adds their sum into the f32 accumulators. That wait leaves none of this
-    // warpgroup's products in flight while it adds (the other consumer's keep the tensor cores busy
-    // meanwhile, where the two are out of step). With kUnderNextTile, under_first_products (the
-    // last tile's epilogue, then fresh accumulators) runs while the first k-tile's products do.
-    auto multiply_tile = [&](auto n_cols, auto&& under_first_products) {
-      constexpr int kCols = decltype(n_cols)::value;
-      float(&sum)[kCols / 2] = *reinterpret_cast<float(*)[kCols / 2]>(acc);
-      float(&d)[kCols / 2] = *reinterpret_cast<float(*)[kCols / 2]>(chain);
-      int previous = -1;    // the stage whose products may still be running
-      int in_interval = 0;  // k-tiles of the current interval before this one
-      // One k-tile; `under_products` runs while its products are in flight.
-      auto k_step = [&](int kt, auto&& under_products) {
-        barrier_wait(full(stage), phase);
-        [[maybe_unused]] const std::uint32_t a_tile = stage0 + std::uint32_t(stage * kStageBytes),
-                                             b_tile = a_tile + a_tile_bytes(cfg);
-        wgmma_fence();
-        pin(chain);
-        const bool fresh = kPromote ? in_interval == 0 : kt == 0;  // the first k-step overwrites d
-#pragma unroll
-        for (int kk = 0; kk < cfg.bk / kWgmmaK; ++kk) {
-          if constexpr (kUniform) {  // stage 0's descriptors moved by the stage and the k-step
-            const std::uint64_t at = descriptor_offset(kStageBytes, stage, kk);
-            gemm::wgmma_m64k32<InA, InB>(d, a_stage0 + at, b_stage0 + at, !fresh || kk > 0);
-          } else {
-            gemm::wgmma_m64k32<InA, InB>(d, wgmma_descriptor(a_tile + operand_offset(consumer, kk), strides),
-                                         wgmma_descriptor(b_tile + operand_offset(0, kk), strides), !fresh || kk > 0);
-          }
-        }
-        wgmma_commit();
-        under_products();
-        if (kPromote && (++in_interval == cfg.promote || kt == k_tile_count - 1)) {
-          // Promotion: this interval's products are done (so are its stages), and their sum is
-          // added in f32.
-          wgmma_wait<0>();
-          pin(chain);
-          if (lane == 0) {
-            if (previous >= 0) release(previous);
-            release(stage);
-          }
-          previous = -1;
-          in_interval = 0;
-#pragma unroll
-          for (int i = 0; i < kCols / 2; ++i) sum[i] += d[i];
-        } else {
-          // One group stays in flight: the previous k-tile's products are done, so its stage can
-          // be handed back to the producer while this one's run.
-          wgmma_wait<1>();
-          pin(chain);
-          if (previous >= 0 && lane == 0) release(previous);
-          previous = stage;
-        }
-        if (++stage == cfg.stages) stage = 0, phase ^= 1;
-      };
-      if constexpr (kUnderNextTile) {
-        // The first k-tile apart, so that what runs under its products is not inside the loop.
-        k_step(0, under_first_products);
-        for (int kt = 1; kt < k_tile_count; ++kt) k_step(kt, [] {});
-      } else {
-        if constexpr (kPromote) {
-#pragma unroll
-          for (int i = 0; i < kCols / 2; ++i) sum[i] = 0.0f;
-        }
-        for (int kt = 0; kt < k_tile_count; ++kt) k_step(kt, [] {});
-      }
-      wgmma_wait<0>();
-      pin(chain);
-      if (previous >= 0 && lane == 0) release(previous);
-    };
-    // Epilogue, one slice (a box of C, 64 rows x 128 bytes) at a time, into the two halves of
-    // the staging buffer in turn: the accumulators (times alpha), then to C by the copy engine,
-    // or read back along the rows of C. 16-bit output (f16, bf16) goes through the copy engine as
-    // 16 bits (64 columns a slice), everything else is staged as f32 (32 columns).
-    auto epilogue = [&](const TileCoord& tile, auto only_by_copy_engine) {
-      const int row0 = consumer_row0(tile, consumer, cfg), col0 = tile_col0(tile, cfg);
-      // by_copy_engine: store_with_tma, or true where the caller knows it is.
-      auto store_tile = [&](auto staged_bytes, bool by_copy_engine) {
-        constexpr int kStaged = decltype(staged_bytes)::value, kCols = slice_cols(kStaged);
-        static_for<0, cfg.bn / kCols>([&](auto slice_index) {
-          constexpr int slice = decltype(slice_index)::value;
-          unsigned char* half = staging + staging_half_byte(consumer, staging_half);
-#pragma unroll
-          for (int reg = slice * kCols / 2; reg < (slice + 1) * kCols / 2; reg += 2) {
-            const int row = accumulator_row(warp_in_group, lane, reg), col = accumulator_col(lane, reg) - slice * kCols;
-            if constexpr (kStaged == 2)
-              *reinterpret_cast<std::uint32_t*>(half + staging_byte(row, col, 2)) =
-                  gemm::pack_pair<Out>(alpha * acc[reg], alpha * acc[reg + 1]);
-            else
-              *reinterpret_cast<float2*>(half + staging_byte(row, col, 4)) = make_float2(alpha * acc[reg], alpha * acc[reg + 1]);
-          }
-          if (by_copy_engine) {
-            fence_for_copy_engine();
-            if (leader) tma_store_wait_read();  // the previous slice's store has read the other half
-          }
-          // The slice is complete in its half, and the other half is free for the next slice (its
-          // store has read it, or every thread has read it back).
-          consumer_sync(consumer);
-          if (by_copy_engine) {
-            if (leader) {  // the copy engine clips at C's edges
-              tma_store(&c_map, shared_address(half), c_box(row0, col0, slice, kStaged), c_policy);
-              tma_store_commit();
-            }
-          } else {
-#pragma unroll
-            for (int i = 0; i < kReadBacks; ++i) {
-              const StagedChunk chunk = staged_chunk(int(threadIdx.x) % kWarpgroup, i);
-              const int row = row0 + chunk.row, col = col0 + slice * kCols + chunk.col;
-              if (row < shape.m && col < shape.n)
-                store_run(c + (long long)row * shape.n + col, col, shape,
-                          *reinterpret_cast<const float4*>(half + staging_byte(chunk.row, chunk.col, 4)), beta);
-            }
-          }
-          staging_half ^= 1;
-        });
-      };
-      if constexpr (decltype(only_by_copy_engine)::value) {
-        store_tile(std::integral_constant<int, int(sizeof(Out))>{}, true);
-      } else if constexpr (sizeof(Out) == 2 && kCopyEngineOnly) {
-        store_tile(std::integral_constant<int, 2>{}, true);
-      } else if constexpr (sizeof(Out) == 2) {
-        if (store_with_tma) store_tile(std::integral_constant<int, 2>{}, store_with_tma);
-        else store_tile(std::integral_constant<int, 4>{}, store_with_tma);
-      } else {
-        store_tile(std::integral_constant<int, 4>{}, store_with_tma);
-      }
-    };
-    // The epilogue under the next tile's first products (kUnderNextTile), where the copy engine
-    // stores C; else after the tile.
-    const bool store_under_next_tile = kUnderNextTile && store_with_tma;
-    bool pending = false;  // the tile last multiplied, not yet stored
-    TileCoord last{};
-    auto under_first_products = [&] {
-      if (pending) epilogue(last, std::true_type{});
-      pending = false;
-#pragma unroll
-      for (int i = 0; i < cfg.bn / 2; ++i) acc[i] = 0.0f;  // the interval sums of the new tile add into these
-    };
-    for (int u = cluster; u < unit_count; u += clusters) {
-      const TileCoord tile = tile_at(u, rank, shape, cfg);
-      if constexpr (cfg.bn > kNarrowCols) {
-        if (narrow_tile(tile.n, shape, cfg)) multiply_tile(std::integral_constant<int, kNarrowCols>{}, under_first_products);
-        else multiply_tile(std::integral_constant<int, cfg.bn>{}, under_first_products);
-      } else {
-        multiply_tile(std::integral_constant<int, cfg.bn>{}, under_first_products);
-      }
-      if (tile.m >= tiles_m(shape, cfg)) continue;  // below C (a cluster's second tile): nothing to store
-      if (store_under_next_tile) pending = true, last = tile;
-      else epilogue(tile, std::false_type{});
-    }
-    if constexpr (kUnderNextTile)
-      if (pending) epilogue(last, std::true_type{});
-    if (store_with_tma && leader) tma_store_wait_all();
+    float interval_sum[cfg.promote > 0 ? cfg.bn / 2 : 1];
+    Consumer<InA, InB, Out, kConfig, kTmaOnly> consumer(c_map, shape, block, alpha, scale_a, scale_b, beta, c, shared,
+                                                        warpgroup, acc, interval_sum);
+    consumer.consume_tiles();
   }
 #endif  // sm_90a: the harness refuses other GPUs before launching (only_cc)
 }
@@ -505,16 +498,16 @@ inline int config_index(const Config& c) { return gemm::index_of(kConfigs, c); }
 
 // Calls f(kernel) with the instance these types and params select: A e4m3 or e5m2 (--dtype), B
 // e4m3; C f32, f16 or bf16; for the configurations compiled twice, the one without the read-back
-// path where copy_engine_stores (the copy engine stores C: tma_stores_c).
+// path where tma_stores (TMA stores C: tma_stores_c).
 template <typename F>
-void with_kernel(gemm::InputType dtype, gemm::OutputType out, const gemm::Params& params, bool copy_engine_stores, F&& f) {
+void with_kernel(gemm::InputType dtype, gemm::OutputType out, const gemm::Params& params, bool tma_stores, F&& f) {
   gemm::dispatch_index<kConfigCount>(config_index(config_from(params)), [&](auto config) {
     constexpr int kConfig = decltype(config)::value;
     auto with_out = [&](auto a_tag, auto out_tag) {
       using InA = typename decltype(a_tag)::type;
       using Out = typename decltype(out_tag)::type;
-      if constexpr (has_copy_engine_only_kernel(kConfigs[kConfig], int(sizeof(Out))))
-        if (copy_engine_stores) return f(fp8_gemm<InA, __nv_fp8_e4m3, Out, kConfig, true>);
+      if constexpr (has_tma_only_kernel(kConfigs[kConfig], int(sizeof(Out))))
+        if (tma_stores) return f(fp8_gemm<InA, __nv_fp8_e4m3, Out, kConfig, true>);
       f(fp8_gemm<InA, __nv_fp8_e4m3, Out, kConfig, false>);
     };
     auto with_a = [&](auto a_tag) {
@@ -530,16 +523,16 @@ void with_kernel(gemm::InputType dtype, gemm::OutputType out, const gemm::Params
 }
 
 // The instance a problem launches, its shared-memory limit raised.
-inline const void* kernel_for(const gemm::Params& params, gemm::InputType dtype, gemm::OutputType out, bool copy_engine_stores) {
+inline const void* kernel_for(const gemm::Params& params, gemm::InputType dtype, gemm::OutputType out, bool tma_stores) {
   const void* function = nullptr;
-  with_kernel(dtype, out, params, copy_engine_stores, [&](auto kernel) { function = reinterpret_cast<const void*>(kernel); });
+  with_kernel(dtype, out, params, tma_stores, [&](auto kernel) { function = reinterpret_cast<const void*>(kernel); });
   gemm::allow_dynamic_shared(function, shared_bytes(config_from(params)));
   return function;
 }
 // The one a problem launches (its buffers unset), for the resource report.
 inline const void* kernel_for(const gemm::TcProblem& p, const gemm::Params& params) {
   return kernel_for(params, p.dtype, p.out,
-                    launches_copy_engine_only_kernel(config_from(params), p.shape, p.beta, gemm::output_bytes(p.out)));
+                    launches_tma_only_kernel(config_from(params), p.shape, p.beta, gemm::output_bytes(p.out)));
 }
 
 // The blocks of this configuration that can run at once on the current GPU, which the persistent
@@ -578,9 +571,9 @@ void launch_kernel(void (*kernel)(CUtensorMap, CUtensorMap, CUtensorMap, GemmSha
 
 inline void launch(const gemm::TcProblem& p, const gemm::Params& params, cudaStream_t stream) {
   const Config cfg = config_from(params);
-  const bool copy_engine_stores = launches_copy_engine_only_kernel(cfg, p.shape, p.beta, gemm::output_bytes(p.out));
-  kernel_for(params, p.dtype, p.out, copy_engine_stores);
-  with_kernel(p.dtype, p.out, params, copy_engine_stores, [&](auto kernel) { launch_kernel(kernel, p, cfg, stream); });
+  const bool tma_stores = launches_tma_only_kernel(cfg, p.shape, p.beta, gemm::output_bytes(p.out));
+  kernel_for(params, p.dtype, p.out, tma_stores);
+  with_kernel(p.dtype, p.out, params, tma_stores, [&](auto kernel) { launch_kernel(kernel, p, cfg, stream); });
   CUDA_CHECK_LAUNCH("fp8_gemm<<<...>>>");
 }
 

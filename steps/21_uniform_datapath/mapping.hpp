@@ -90,7 +90,7 @@ GEMM_HD constexpr int a_tile_bytes(const Config& c) { return c.bm * c.bk * kElem
 GEMM_HD constexpr int b_tile_bytes(const Config& c) { return c.bn * c.bk * kElementBytes; }
 GEMM_HD constexpr int stage_bytes(const Config& c) { return a_tile_bytes(c) + b_tile_bytes(c); }
 // The epilogue stages each consumer's results through a buffer of its own: two slices of C, each
-// one box as the copy engine stores it, 64 rows of 128 bytes (staging_byte below).
+// one box as TMA stores it, 64 rows of 128 bytes (staging_byte below).
 constexpr int kStagingBoxBytes = kWgmmaM * kSwizzleBytes;  // one slice: 64 rows of 128 bytes
 constexpr int kStagingSlices = 2;                          // written in turn
 constexpr int kStagingBytes = kStagingSlices * kStagingBoxBytes;  // per consumer: 16 KB
@@ -253,7 +253,7 @@ GEMM_HD constexpr bool promotion_ends(int kt, int k_tiles, const Config& c) {  /
 
 // --- TMA boxes --------------------------------------------------------------------------------
 
-// An operand as the copy engine sees it: the stored matrix (inner = row length, outer = rows) cut
+// An operand as TMA sees it: the stored matrix (inner = row length, outer = rows) cut
 // into boxes of kBoxInner x box_outer elements. Both operands are K-major (FP8 wgmma reads no
 // other form): one box per tile for A (128 k's by BM rows), B in CLUSTER boxes of BN / CLUSTER
 // rows.
@@ -335,16 +335,16 @@ GEMM_HD int tile_col0(const TileCoord& tile, const Config& c) { return tile.n * 
 // The epilogue goes through shared memory, because a warp's accumulators span 8 rows of C: stored
 // straight from registers, every store instruction touches 8 cache lines for 256 bytes. Each
 // consumer cuts its 64 x BN results into slices of one C box, 64 rows of 128 bytes (32 f32 or 64
-// f16 columns), and writes them (times alpha) into the two halves of its staging buffer in turn,
-// laid out as the copy engine lays out a box with the 128-byte swizzle. Then either one thread
-// stores the box to C with TMA (beta = 0 and C's rows 16-byte aligned: while the copy engine reads
+// 16-bit columns), and writes them (times alpha) into the two halves of its staging buffer in turn,
+// laid out as TMA lays out a box with the 128-byte swizzle. Then either one thread
+// stores the box to C with TMA (beta = 0 and C's rows 16-byte aligned: while TMA reads
 // one half, the consumer fills the other, and it goes back to the tensor cores after the last), or
 // the consumer's threads read the slice back along its rows, 4 values each, add beta * C and store
 // (f32 staging). The swizzle spreads a warp's pair writes (8 rows, 4 lanes each) over all 8 bank
-// groups, 4 lanes in each: f16 pairs take the minimum 1 wavefront. f32 pairs take 4, twice the
+// groups, 4 lanes in each: 16-bit pairs take the minimum 1 wavefront. f32 pairs take 4, twice the
 // minimum: the hardware serves 8-byte stores by half-warps, and in each half-warp rows 2i and
 // 2i + 1 share a bank group (XOR with row % 8 keeps a pair of chunks together), which the layout
-// of the copy engine's box fixes. 8 lanes reading 8 consecutive chunks of a row hit 8 different
+// of TMA's box fixes. 8 lanes reading 8 consecutive chunks of a row hit 8 different
 // bank groups.
 GEMM_HD constexpr int c_box_cols(int out_bytes) { return kSwizzleBytes / out_bytes; }
 GEMM_HD constexpr int slice_cols(int staged_bytes) { return c_box_cols(staged_bytes); }
@@ -381,29 +381,39 @@ GEMM_HD bool whole_run(int col, const GemmShape& s) { return col + kRun <= s.n &
 // It takes promotion: then the tensor cores add into interval_sum, and the accumulators are free
 // from a tile's last promotion until the next tile's first. And it takes registers: both sets, the
 // first k-tile's wgmmas in flight and the epilogue's addresses at once. The 128 x 128 tile (64 + 64
-// accumulators) with 16-bit output staged for the copy engine has them. The 192-column tile (96 +
-// 96) has them only in a kernel compiled without the read-back path (copy_engine_only: beta = 0
+// accumulators) with 16-bit output staged for TMA has them. The 192-column tile (96 +
+// 96) has them only in a kernel compiled without the read-back path (tma_only: beta = 0
 // and C's rows 16-byte aligned, tma_stores_c); with that path compiled in as well, ptxas spilled or
 // serialised the wgmmas (C7511), and so it did with f32 slices in any tile. Those kernels store
 // after the tile, as step 19 does. In a kernel that has it, a tile goes under the next one only
-// where the copy engine stores C: the read-back path stages f32 and reads C.
+// where TMA stores C: the read-back path stages f32 and reads C.
 constexpr int kUnderNextTileMaxCols = 128;  // the widest tile that has the registers with both paths
-GEMM_HD constexpr bool epilogue_under_next_tile(const Config& c, int out_bytes, bool copy_engine_only) {
-  return c.promote > 0 && out_bytes == 2 && (c.bn <= kUnderNextTileMaxCols || copy_engine_only);
+GEMM_HD constexpr bool epilogue_under_next_tile(const Config& c, int out_bytes, bool tma_only) {
+  return c.promote > 0 && out_bytes == 2 && (c.bn <= kUnderNextTileMaxCols || tma_only);
 }
-// The configurations and outputs compiled twice: with the copy engine's path alone, for the
+// The configurations and outputs compiled twice: with TMA's path alone, for the
 // problems it serves (where the epilogue goes under the next tile), and with both paths (after it).
-GEMM_HD constexpr bool has_copy_engine_only_kernel(const Config& c, int out_bytes) {
+GEMM_HD constexpr bool has_tma_only_kernel(const Config& c, int out_bytes) {
   return epilogue_under_next_tile(c, out_bytes, true) && !epilogue_under_next_tile(c, out_bytes, false);
 }
 // Which of the two a problem launches.
-GEMM_HD bool launches_copy_engine_only_kernel(const Config& c, const GemmShape& s, float beta, int out_bytes) {
-  return has_copy_engine_only_kernel(c, out_bytes) && tma_stores_c(s, beta, out_bytes);
+GEMM_HD bool launches_tma_only_kernel(const Config& c, const GemmShape& s, float beta, int out_bytes) {
+  return has_tma_only_kernel(c, out_bytes) && tma_stores_c(s, beta, out_bytes);
+}
+// How the epilogue stores a tile (kernel.cuh, epilogue), by the kernel (its configuration, output
+// and whether it is the TMA-only twin) and whether the tile goes under the next one's products.
+enum class StorePath {
+  tma,               // staged in C's type and stored by TMA: in a TMA-only kernel, and under the next tile
+  tma_or_read_back,  // both compiled in, chosen by the problem (tma_stores_c)
+};
+GEMM_HD constexpr StorePath store_path(const Config& c, int out_bytes, bool tma_only, bool under_next_tile) {
+  if (under_next_tile || (tma_only && has_tma_only_kernel(c, out_bytes))) return StorePath::tma;
+  return StorePath::tma_or_read_back;
 }
 // Whether a problem's tiles are stored under the next tile's first products: the kernel it launches
 // has the registers for it (epilogue_under_next_tile) and TMA stores C (tma_stores_c).
 GEMM_HD bool stores_under_next_tile(const Config& c, const GemmShape& s, float beta, int out_bytes) {
-  return epilogue_under_next_tile(c, out_bytes, launches_copy_engine_only_kernel(c, s, beta, out_bytes)) &&
+  return epilogue_under_next_tile(c, out_bytes, launches_tma_only_kernel(c, s, beta, out_bytes)) &&
          tma_stores_c(s, beta, out_bytes);
 }
 
@@ -418,9 +428,9 @@ GEMM_HD bool stores_under_next_tile(const Config& c, const GemmShape& s, float b
 // - the tiles of at most 128 columns that store under the next tile: with the change they ran
 //   slower (the performance log, step 21).
 constexpr int kUniformMaxColsBothPaths = 128;  // the widest promoted tile with room for it and both store paths
-GEMM_HD constexpr bool uniform_addresses(const Config& c, int out_bytes, bool copy_engine_only) {
-  const bool no_room = c.promote > 0 && c.bn > kUniformMaxColsBothPaths && !copy_engine_only;
-  const bool slower = c.bn <= kUnderNextTileMaxCols && epilogue_under_next_tile(c, out_bytes, copy_engine_only);
+GEMM_HD constexpr bool uniform_addresses(const Config& c, int out_bytes, bool tma_only) {
+  const bool no_room = c.promote > 0 && c.bn > kUniformMaxColsBothPaths && !tma_only;
+  const bool slower = c.bn <= kUnderNextTileMaxCols && epilogue_under_next_tile(c, out_bytes, tma_only);
   return !no_room && !slower;
 }
 
@@ -437,11 +447,11 @@ inline LaunchShape trace_launch_shape(const gemm::TraceProblem& p, const Config&
 
 // What this step leaves to ordinary memory instructions, for f32 output, which stores each tile
 // after it (epilogue_under_next_tile), as step 19 does: the same instructions as step 19's. The
-// copies into shared memory are the copy engine's and wgmma reads its operands itself, so the
+// copies into shared memory are TMA's and wgmma reads its operands itself, so the
 // producer warps issue none, and a consumer warp's are the loads of the two scales at its start,
 // then all in the epilogue of each of its block's
 // tiles (the iteration is the tile's place in the block's sequence). Per slice, the staging writes
-// of its accumulators; then either one thread hands the slice to the copy engine (no instruction
+// of its accumulators; then either one thread hands the slice to TMA (no instruction
 // per lane), or, where C must be read or its rows are not 16-byte aligned, the reads of the slice
 // back along its rows and the updates of C (one 16-byte store per run, element by element at C's
 // right edge). Shared addresses are floats from the start of the consumers' staging buffers.
@@ -460,7 +470,7 @@ inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& bloc
   const int consumer = warpgroup - 1, warp_in_group = warp % kWarpsPerGroup;
   const int clusters = trace_launch_shape(problem, c).grid.x / c.cluster;
   const int cluster = block.x / c.cluster, rank = block.x % c.cluster;
-  const bool by_copy_engine = tma_stores_c(s, problem.beta, kOutBytes);
+  const bool by_tma = tma_stores_c(s, problem.beta, kOutBytes);
   // Before its first tile, every consumer thread reads the two per-tensor scales (the program
   // always passes both) to fold them into alpha: one address for the whole warp, one sector each.
   for (int which = 0; which < 2; ++which)
@@ -480,7 +490,7 @@ inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& bloc
                                       const int row = accumulator_row(warp_in_group, lane, reg);
                                       return base + staging_byte(row, accumulator_col(lane, reg) - slice * kCols, 4) / 4;
                                     }));
-      if (by_copy_engine) continue;
+      if (by_tma) continue;
       for (int i = 0; i < kReadBacks; ++i) {
         auto chunk = [&](int lane) { return staged_chunk(warp_in_group * kWarpSize + lane, i); };
         auto row = [&](int lane) { return row0 + chunk(lane).row; };

@@ -16,7 +16,7 @@ int main(int argc, char** argv) {
     return step22::launch_shape(shape, cfg, step22::resident_blocks(cfg));
   };
   step.launch = step22::launch;
-  // The resource report names the instance the problem launches: where the copy engine stores C,
+  // The resource report names the instance the problem launches: where TMA stores C,
   // the one compiled without the read-back path (kernel.cuh, kernel_for).
   step.kernel = [](const gemm::TcProblem& problem, const gemm::Params& params) {
     return step22::kernel_for(problem, params);

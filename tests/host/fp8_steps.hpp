@@ -1,6 +1,7 @@
 // The FP8 steps' functions that the checks "this step keeps the step before's grid and trace"
 // compare (hopper_checks.hpp: expect_same_dealing, expect_same_traces), one struct per step, for
-// test_mapping_20.cpp .. test_mapping_22.cpp.
+// test_mapping_20.cpp .. test_mapping_22.cpp; and the store-path functions of the steps with
+// TMA-only twins (expect_store_path_follows_the_problem).
 #pragma once
 
 #include "../../steps/19_fp8/mapping.hpp"
@@ -32,5 +33,29 @@ using Step21 = Fp8Step<step21::Config, step21::kConfigs, &step21::launch_shape, 
                        &step21::tile_at, &step21::to_params, &step21::trace_launch_shape, &step21::trace_warp>;
 using Step22 = Fp8Step<step22::Config, step22::kConfigs, &step22::launch_shape, &step22::shared_bytes, &step22::units,
                        &step22::tile_at, &step22::to_params, &step22::trace_launch_shape, &step22::trace_warp>;
+
+// The store-path functions of the steps whose kernels are compiled twice (a TMA-only twin), for
+// hopper_checks.hpp's expect_store_path_follows_the_problem.
+template <typename Path, const auto& kConfigTable, auto kStorePath, auto kHasTmaOnlyKernel, auto kUnderNextTile,
+          auto kLaunchesTmaOnlyKernel, auto kTmaStoresC>
+struct StorePathStep {
+  using StorePath = Path;
+  static constexpr const auto& kConfigs = kConfigTable;
+  static constexpr auto store_path = kStorePath;
+  static constexpr auto has_tma_only_kernel = kHasTmaOnlyKernel;
+  static constexpr auto epilogue_under_next_tile = kUnderNextTile;
+  static constexpr auto launches_tma_only_kernel = kLaunchesTmaOnlyKernel;
+  static constexpr auto tma_stores_c = kTmaStoresC;
+};
+
+using StorePaths20 = StorePathStep<step20::StorePath, step20::kConfigs, &step20::store_path, &step20::has_tma_only_kernel,
+                                   &step20::epilogue_under_next_tile, &step20::launches_tma_only_kernel,
+                                   &step20::tma_stores_c>;
+using StorePaths21 = StorePathStep<step21::StorePath, step21::kConfigs, &step21::store_path, &step21::has_tma_only_kernel,
+                                   &step21::epilogue_under_next_tile, &step21::launches_tma_only_kernel,
+                                   &step21::tma_stores_c>;
+using StorePaths22 = StorePathStep<step22::StorePath, step22::kConfigs, &step22::store_path, &step22::has_tma_only_kernel,
+                                   &step22::epilogue_under_next_tile, &step22::launches_tma_only_kernel,
+                                   &step22::tma_stores_c>;
 
 }  // namespace gemm::fp8_testing

@@ -1,5 +1,5 @@
 // Checks shared by the Hopper steps' host tests (test_mapping_15.cpp .. test_mapping_19.cpp): what
-// the copy engine writes (TMA boxes with the 128-byte swizzle) against what the step's tile_byte
+// TMA writes (its boxes with the 128-byte swizzle) against what the step's tile_byte
 // says and what a wgmma reads through its descriptor, for 2-byte elements (f16, bf16: k = 16 per
 // wgmma) or 1-byte ones (FP8: k = 32); the wgmma accumulator layout; C's updates in a whole launch's
 // trace. Generic over the step's functions, passed as lambdas. Steps 18 and 19, which share the
@@ -47,7 +47,7 @@ void expect_wgmma_reads_the_tile(std::uint64_t descriptor, bool k_major, int row
           << what << (k_major ? " k-major" : " mn-major") << " element " << mn << "," << k;
 }
 
-// An operand's boxes as the copy engine moves them: box b lands at b * box_bytes of the tile, its
+// An operand's boxes as TMA moves them: box b lands at b * box_bytes of the tile, its
 // element (inner i, outer o) at row o, byte i * element_bytes of the row, swizzled (the box starts
 // on the swizzle's 1024-byte period); a row is 128 bytes, 128 / element_bytes elements.
 // That byte must be where tile_byte puts the tile element the box holds there, found from the box's
@@ -98,7 +98,7 @@ void expect_accumulators_cover_64_by(int bn, RowFn accumulator_row, ColFn accumu
 }
 
 // A whole launch's trace, for f32 C: how often each element of C is stored and loaded, and the
-// totals. Only C is touched by ordinary instructions (the copies are the copy engine's, wgmma reads
+// totals. Only C is touched by ordinary instructions (the copies are TMA's, wgmma reads
 // shared memory itself), never outside C, and each tile's iteration is below `max_iteration`.
 struct CUpdates {
   std::vector<int> stored, loaded;
@@ -258,7 +258,7 @@ void expect_narrow_tiles_are_the_last_column_dealt_last(const std::vector<int>& 
 }
 
 // The staging of the epilogue: a slice is one box of C, 64 rows x 128 bytes (32 f32 or 64 16-bit
-// columns); every element has its own bytes in its half of the buffer, in the copy engine's layout
+// columns); every element has its own bytes in its half of the buffer, in TMA's layout
 // (chunks XOR row % 8). A warp's pair writes put 4 lanes in each 16-byte bank group (1 wavefront
 // for 4-byte pairs; 8-byte pairs are served by half-warps, where two rows share a group: 4
 // wavefronts, expect_trace_stages_every_float_and_updates_c_once). The f32 read-back: each
@@ -334,7 +334,7 @@ void expect_staging_halves_tile_the_buffers() {
 // compiled configuration, at each (shape, layout) of `problems`, with beta = 0 and beta != 0: the
 // staging writes cost 4 wavefronts per instruction (256 bytes: 8-byte stores are served by
 // half-warps, and in each half-warp rows 2i and 2i + 1 of the slice land in the same bank group, as
-// the copy engine's swizzle XORs the chunk with row % 8, which keeps a pair of chunks together) and,
+// TMA's swizzle XORs the chunk with row % 8, which keeps a pair of chunks together) and,
 // per consumer and tile, write each float of its staging buffer once per two slices; where the copy
 // engine stores C, no lane touches C; elsewhere every element of C is stored once (and read once
 // when beta != 0), runs cut by C's edge element by element. Besides C, a consumer warp reads only
@@ -352,7 +352,7 @@ void expect_trace_stages_every_float_and_updates_c_once(const std::vector<std::p
         problem.beta = beta;
         problem.params = Step::to_params(c, Params{});
         ASSERT_EQ(Step::shape_rule(shape, layout), "") << what;
-        const bool by_copy_engine = Step::tma_stores_c(shape, beta, 4);
+        const bool by_tma = Step::tma_stores_c(shape, beta, 4);
         std::vector<int> stored(size_t(shape.m) * size_t(shape.n), 0), loaded = stored;
         std::map<std::pair<int, int>, std::vector<int>> staged;  // (block, tile) -> writes per float
         long long scale_loads = 0;
@@ -386,7 +386,7 @@ void expect_trace_stages_every_float_and_updates_c_once(const std::vector<std::p
         const int slices = (c.bn + Step::slice_cols(4) - 1) / Step::slice_cols(4);  // the last may overlap (step 22)
         for (const auto& [key, writes] : staged)
           for (int n : writes) ASSERT_EQ(n, slices / 2) << what << " block " << key.first << " tile " << key.second;
-        if (by_copy_engine) {
+        if (by_tma) {
           EXPECT_EQ(totals.global_load_requests, scale_loads) << what;
           EXPECT_EQ(totals.global_store_requests, 0) << what;
           continue;
@@ -398,11 +398,11 @@ void expect_trace_stages_every_float_and_updates_c_once(const std::vector<std::p
       }
 }
 
-// Closed form, the copy engine's path: 2 BM x 2 BN on the default configuration is 4 tiles, 4
+// Closed form, TMA's path: 2 BM x 2 BN on the default configuration is 4 tiles, 4
 // blocks with one tile each (2 units of 2 tiles in clusters of 2); each consumer warp writes BN / 32
 // slices of 8 pairs (f32), and reads nothing but its kScaleLoads scales (one sector each).
 template <typename Step>
-void expect_copy_engine_path_counts() {
+void expect_tma_path_counts() {
   const typename Step::Config d = Step::kConfigs[0];
   TraceProblem problem;
   problem.shape = {2 * d.bm, 2 * d.bn, 64};
@@ -442,7 +442,7 @@ void expect_same_trace(const TraceProblem& problem, const LaunchShape& launch, T
     }
 }
 
-// The FP8 steps' configurations (steps 19-22: the same fields), named for a failure message, and
+// The FP8 steps' configurations (every FP8 step has the same fields), named for a failure message, and
 // compared field by field across two steps.
 template <typename Config>
 std::string config_name(const Config& c) {
@@ -478,8 +478,8 @@ void expect_same_dealing(int configs, const std::vector<GemmShape>& shapes, cons
   }
 }
 
-// ... and its trace (f32 output), instruction by instruction and lane by lane, with C stored by the
-// copy engine (beta = 0) and read back (beta != 0, and rows not 16-byte aligned).
+// ... and its trace (f32 output), instruction by instruction and lane by lane, with C stored by
+// TMA (beta = 0) and read back (beta != 0, and rows not 16-byte aligned).
 template <typename Before, typename After>
 void expect_same_traces(int configs) {
   for (const auto& [shape, beta] : std::vector<std::pair<GemmShape, float>>{
@@ -495,6 +495,45 @@ void expect_same_traces(int configs) {
                         config_name(after));
     }
   }
+}
+
+// The epilogue's store path (store_path, in the steps whose kernels are compiled twice, with a
+// TMA-only twin) for every compiled kernel and the problems that launch it: a tile reaches C by TMA
+// exactly where TMA may store it (tma_stores_c: beta = 0 and C's rows on 16 bytes), by the
+// read-back path elsewhere, whether its kernel has one path or both and whether the tile goes under
+// the next one's products. `kernel_choice(c, out_bytes, tma_only, under_next_tile)` is what the
+// kernel's epilogue chose before store_path named it (its if-constexpr chain, written in the
+// step's test), which store_path must return for every compiled kernel. Step names the functions
+// (fp8_steps.hpp, StorePathStep).
+template <typename Step, typename KernelChoice>
+void expect_store_path_follows_the_problem(KernelChoice kernel_choice) {
+  using Path = typename Step::StorePath;
+  int by_tma = 0, read_back = 0;
+  for (const auto& c : Step::kConfigs)
+    for (const int out_bytes : {2, 4})
+      for (const bool tma_only : {false, true}) {
+        if (tma_only && !Step::has_tma_only_kernel(c, out_bytes)) continue;  // no such kernel
+        const std::string kernel = config_name(c) + " out " + std::to_string(out_bytes) + (tma_only ? " TMA only" : "");
+        for (const bool under : {false, true}) {
+          if (under && !Step::epilogue_under_next_tile(c, out_bytes, tma_only)) continue;  // not in this kernel
+          EXPECT_EQ(int(Step::store_path(c, out_bytes, tma_only, under)), int(kernel_choice(c, out_bytes, tma_only, under)))
+              << kernel << (under ? ", under the next tile" : "");
+        }
+        // C's rows 16-byte aligned or not (N = 512, 514), beta 0 or not.
+        for (const GemmShape& shape : {GemmShape{256, 512, 256}, GemmShape{256, 514, 256}})
+          for (const float beta : {0.0f, 0.5f}) {
+            if (Step::launches_tma_only_kernel(c, shape, beta, out_bytes) != tma_only) continue;  // its twin runs it
+            const bool tma_may_store = Step::tma_stores_c(shape, beta, out_bytes);
+            // The kernel's rule: a tile goes under the next one only where TMA stores C.
+            const bool under = tma_may_store && Step::epilogue_under_next_tile(c, out_bytes, tma_only);
+            const Path path = Step::store_path(c, out_bytes, tma_only, under);
+            const bool stored_by_tma = path == Path::tma || (path == Path::tma_or_read_back && tma_may_store);
+            EXPECT_EQ(stored_by_tma, tma_may_store) << kernel << ", N = " << shape.n << ", beta = " << beta;
+            ++(stored_by_tma ? by_tma : read_back);
+          }
+      }
+  EXPECT_GT(by_tma, 0);
+  EXPECT_GT(read_back, 0);
 }
 
 }  // namespace gemm::hopper_testing

@@ -1,4 +1,4 @@
-// Step 15: what the copy engine writes (TMA's boxes with the 128-byte swizzle) must be where
+// Step 15: what TMA writes (its boxes with the 128-byte swizzle) must be where
 // tile_byte says and what each wgmma reads through its descriptor, for every layout and k-step; the
 // accumulator layout must cover the block's 64 x BN tile once; the grid (one block per tile) must
 // take every tile once; the trace must store every element of C once.

@@ -1,4 +1,4 @@
-// Step 16: what the copy engine writes (TMA's boxes with the 128-byte swizzle) must be where
+// Step 16: what TMA writes (its boxes with the 128-byte swizzle) must be where
 // tile_byte says and what each consumer's wgmma reads through its descriptor, for every layout,
 // consumer and k-step; the consumers' accumulators must cover the block's BM x BN tile once; the
 // grid (one block per tile) must take every tile once; the trace must store every element of C once,

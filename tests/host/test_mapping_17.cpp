@@ -1,4 +1,4 @@
-// Step 17: what the copy engine writes (TMA's boxes with the 128-byte swizzle, B's shared out over
+// Step 17: what TMA writes (its boxes with the 128-byte swizzle, B's shared out over
 // the cluster) must be where tile_byte says and what each consumer's wgmma reads through its
 // descriptor, for every layout, consumer and k-step; the consumers' accumulators must cover the
 // block's BM x BN tile once; the persistent grid must deal every tile once, in GROUP_M order, for any

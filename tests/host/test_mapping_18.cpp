@@ -1,4 +1,4 @@
-// Step 18: what the copy engine writes (tile_byte: TMA's boxes with the 128-byte swizzle) must be
+// Step 18: what TMA writes (tile_byte: TMA's boxes with the 128-byte swizzle) must be
 // what each wgmma reads through its descriptor (start, leading and stride offsets, swizzle), for
 // every layout, consumer and k-step; the persistent blocks must take every tile once; the
 // accumulator layout must cover each consumer's 64 x BN rows once.
@@ -270,6 +270,6 @@ TEST(Mapping18, TraceStagesEveryFloatAndUpdatesCOnce) {
                                                                   {GemmShape{136, 102, 64}, Layout::nt}});
 }
 
-// Closed form, the copy engine's path: 256 x 512 on the default configuration is 2 units of 2
+// Closed form, TMA's path: 256 x 512 on the default configuration is 2 units of 2
 // tiles, 4 blocks with one tile each; each consumer warp writes 8 slices of 8 pairs (f32).
-TEST(Mapping18, TraceCountsForTheCopyEnginePath) { ht::expect_copy_engine_path_counts<Step18>(); }
+TEST(Mapping18, TraceCountsForTheTmaPath) { ht::expect_tma_path_counts<Step18>(); }

@@ -1,4 +1,4 @@
-// Step 19, FP8: step 18's kernel with 1-byte elements. What the copy engine writes (tile_byte: TMA's
+// Step 19, FP8: step 18's kernel with 1-byte elements. What TMA writes (tile_byte: TMA's
 // boxes of 128 one-byte k's, swizzled) must be what each wgmma reads through its descriptor, 32 k's
 // a step, for both operands (K-major only: layout NT), every consumer and k-step; the persistent
 // blocks must take every tile once; the compiled configurations (PROMOTE included) must obey the
@@ -264,14 +264,14 @@ TEST(Mapping19, RulesNameTheProblem) {
   for (const Config& c : step19::kConfigs) EXPECT_EQ(rule(c), "") << name(c);
 }
 
-// The epilogue is step 18's: staging through shared memory in the copy engine's layout, checked as
+// The epilogue is step 18's: staging through shared memory in TMA's layout, checked as
 // step 18's is (hopper_checks.hpp).
 TEST(Mapping19, StagingIsConflictFreeAndComplete) { ht::expect_staging_conflict_free_and_complete<Step19>(); }
 
 TEST(Mapping19, StagingHalvesTileTheBuffers) { ht::expect_staging_halves_tile_the_buffers<Step19>(); }
 
 // The trace (f32 output, as step 18's), over whole launches in the one layout the step takes: C's
-// rows 16-byte aligned (N = 100: the copy engine stores C where beta = 0) or not (N = 102: the
+// rows 16-byte aligned (N = 100: TMA stores C where beta = 0) or not (N = 102: the
 // read-back path), ragged against every tile, and a narrow last column (N = 232).
 TEST(Mapping19, TraceStagesEveryFloatAndUpdatesCOnce) {
   ht::expect_trace_stages_every_float_and_updates_c_once<Step19>(
@@ -279,9 +279,9 @@ TEST(Mapping19, TraceStagesEveryFloatAndUpdatesCOnce) {
        {GemmShape{136, 102, 128}, Layout::nt}, {GemmShape{264, 232, 32}, Layout::nt}});
 }
 
-TEST(Mapping19, TraceCountsForTheCopyEnginePath) { ht::expect_copy_engine_path_counts<Step19>(); }
+TEST(Mapping19, TraceCountsForTheTmaPath) { ht::expect_tma_path_counts<Step19>(); }
 
-// The producer warps (0-3) hand their copies to the copy engine: no instruction of theirs is traced.
+// The producer warps (0-3) hand their copies to TMA: no instruction of theirs is traced.
 TEST(Mapping19, ProducerWarpsIssueNothing) {
   for (const Config& c : step19::kConfigs) {
     gemm::TraceProblem problem;

@@ -53,18 +53,18 @@ TEST(Mapping21, UniformAddressesWhereThereIsRoomAndItIsFaster) {
   int with_it = 0, kernels = 0;
   for (const step21::Config& c : step21::kConfigs)
     for (const int out_bytes : {2, 4})
-      for (const bool copy_engine_only : {false, true}) {
-        if (copy_engine_only && !step21::has_copy_engine_only_kernel(c, out_bytes)) continue;  // not compiled
-        const bool no_room = c.promote > 0 && c.bn > 128 && !copy_engine_only;
-        const bool slower = c.bn <= 128 && step21::epilogue_under_next_tile(c, out_bytes, copy_engine_only);
-        EXPECT_EQ(step21::uniform_addresses(c, out_bytes, copy_engine_only), !no_room && !slower)
-            << config_name(c) << " out " << out_bytes << (copy_engine_only ? " copy engine only" : "");
-        with_it += step21::uniform_addresses(c, out_bytes, copy_engine_only);
+      for (const bool tma_only : {false, true}) {
+        if (tma_only && !step21::has_tma_only_kernel(c, out_bytes)) continue;  // not compiled
+        const bool no_room = c.promote > 0 && c.bn > 128 && !tma_only;
+        const bool slower = c.bn <= 128 && step21::epilogue_under_next_tile(c, out_bytes, tma_only);
+        EXPECT_EQ(step21::uniform_addresses(c, out_bytes, tma_only), !no_room && !slower)
+            << config_name(c) << " out " << out_bytes << (tma_only ? " TMA only" : "");
+        with_it += step21::uniform_addresses(c, out_bytes, tma_only);
         ++kernels;
       }
   // Compiled per input and output type: 4 configurations x (16-bit, f32) + the 2 promoted 192-column
-  // tiles' copy-engine-only 16-bit kernels = 10 kinds; with the change: the unpromoted 192-column tile
-  // (both outputs), the two copy-engine-only kernels, and the 128 x 128 tile with f32 output.
+  // tiles' TMA-only 16-bit kernels = 10 kinds; with the change: the unpromoted 192-column tile
+  // (both outputs), the two TMA-only kernels, and the 128 x 128 tile with f32 output.
   EXPECT_EQ(kernels, 10);
   EXPECT_EQ(with_it, 5);
   const step21::Config& wide = step21::kConfigs[0];
@@ -79,6 +79,15 @@ TEST(Mapping21, UniformAddressesWhereThereIsRoomAndItIsFaster) {
 
 // Nothing else changes: the compiled configurations and their rules (step 20's included), the tile
 // by shape, the persistent order and launch, and the trace (the change is not a memory instruction).
+// The epilogue's store path, as in step 20 (test_mapping_20.cpp).
+TEST(Mapping21, StorePathFollowsTheProblem) {
+  gemm::hopper_testing::expect_store_path_follows_the_problem<gemm::fp8_testing::StorePaths21>(
+      [](const step21::Config&, int out_bytes, bool tma_only, bool under_next_tile) {
+        if (under_next_tile || (out_bytes == 2 && tma_only)) return step21::StorePath::tma;
+        return step21::StorePath::tma_or_read_back;
+      });
+}
+
 TEST(Mapping21, EverythingElseIsStep20s) {
   ASSERT_EQ(step21::kConfigCount, step20::kConfigCount);
   for (int i = 0; i < step21::kConfigCount; ++i) {
@@ -87,10 +96,10 @@ TEST(Mapping21, EverythingElseIsStep20s) {
     EXPECT_TRUE(same_config(c20, c21)) << config_name(c21);
     EXPECT_STREQ(step21::config_rule(c21), "");
     for (const int out_bytes : {2, 4})
-      for (const bool copy_engine_only : {false, true}) {
-        EXPECT_EQ(step20::epilogue_under_next_tile(c20, out_bytes, copy_engine_only),
-                  step21::epilogue_under_next_tile(c21, out_bytes, copy_engine_only));
-        EXPECT_EQ(step20::has_copy_engine_only_kernel(c20, out_bytes), step21::has_copy_engine_only_kernel(c21, out_bytes));
+      for (const bool tma_only : {false, true}) {
+        EXPECT_EQ(step20::epilogue_under_next_tile(c20, out_bytes, tma_only),
+                  step21::epilogue_under_next_tile(c21, out_bytes, tma_only));
+        EXPECT_EQ(step20::has_tma_only_kernel(c20, out_bytes), step21::has_tma_only_kernel(c21, out_bytes));
       }
   }
   EXPECT_EQ(step21::kSquareTileConfig, step20::kSquareTileConfig);
@@ -101,8 +110,8 @@ TEST(Mapping21, EverythingElseIsStep20s) {
       EXPECT_TRUE(same_config(step20::config_for_shape(s, sms), step21::config_for_shape(s, sms))) << s.m << "x" << s.n;
       for (int i = 0; i < step21::kConfigCount; ++i)
         for (const float beta : {0.0f, 0.5f})
-          EXPECT_EQ(step20::launches_copy_engine_only_kernel(step20::kConfigs[i], s, beta, 2),
-                    step21::launches_copy_engine_only_kernel(step21::kConfigs[i], s, beta, 2));
+          EXPECT_EQ(step20::launches_tma_only_kernel(step20::kConfigs[i], s, beta, 2),
+                    step21::launches_tma_only_kernel(step21::kConfigs[i], s, beta, 2));
     }
   using gemm::fp8_testing::Step20;
   using gemm::fp8_testing::Step21;

@@ -100,7 +100,7 @@ TEST(Mapping22, FittedTileObeysTheRuleAndFitsInSharedMemory) {
   EXPECT_NE(std::string(step22::config_rule(wider)).find("from 64 to 256"), std::string::npos);
 }
 
-// As step 19 checks every tile: what the copy engine writes (boxes of 128 one-byte k's, swizzled)
+// As step 19 checks every tile: what TMA writes (boxes of 128 one-byte k's, swizzled)
 // is what each wgmma reads through its descriptor, for both operands, every consumer and k-step;
 // the boxes fill the tile once; the accumulators cover 64 x 176 once.
 TEST(Mapping22, FittedTileCopiesDescriptorsAndAccumulatorsAgree) {
@@ -195,7 +195,7 @@ TEST(Mapping22, TileChosenByShapeCountsWhatAKTileCostsBesidesItsProducts) {
       }
 }
 
-// The kernels of the new tile: with 16-bit output it is compiled twice, the copy engine's path alone
+// The kernels of the new tile: with 16-bit output it is compiled twice, TMA's path alone
 // (beta = 0, C's rows 16-byte aligned) and the read-back path alone; it stores after the tile in
 // both (measured faster than under the next tile), with its addresses in uniform registers in
 // every kernel, f32 (both paths) included. The read-back-only twin is the 192-column tile's too,
@@ -203,19 +203,19 @@ TEST(Mapping22, TileChosenByShapeCountsWhatAKTileCostsBesidesItsProducts) {
 TEST(Mapping22, KernelsOfTheFittedTile) {
   const Config& c = fitted();
   for (const int out_bytes : {2, 4})
-    for (const bool copy_engine_only : {false, true}) {
-      EXPECT_FALSE(step22::epilogue_under_next_tile(c, out_bytes, copy_engine_only));
-      if (copy_engine_only && !step22::has_copy_engine_only_kernel(c, out_bytes)) continue;
-      EXPECT_TRUE(step22::uniform_addresses(c, out_bytes, copy_engine_only)) << out_bytes << " " << copy_engine_only;
+    for (const bool tma_only : {false, true}) {
+      EXPECT_FALSE(step22::epilogue_under_next_tile(c, out_bytes, tma_only));
+      if (tma_only && !step22::has_tma_only_kernel(c, out_bytes)) continue;
+      EXPECT_TRUE(step22::uniform_addresses(c, out_bytes, tma_only)) << out_bytes << " " << tma_only;
     }
-  EXPECT_TRUE(step22::has_copy_engine_only_kernel(c, 2));
-  EXPECT_FALSE(step22::has_copy_engine_only_kernel(c, 4));
+  EXPECT_TRUE(step22::has_tma_only_kernel(c, 2));
+  EXPECT_FALSE(step22::has_tma_only_kernel(c, 4));
   EXPECT_TRUE(step22::read_back_only(c, 2, false));
   EXPECT_FALSE(step22::read_back_only(c, 2, true));
   EXPECT_FALSE(step22::read_back_only(c, 4, false));
-  EXPECT_TRUE(step22::launches_copy_engine_only_kernel(c, {4096, 4096, 4096}, 0.0f, 2));
-  EXPECT_FALSE(step22::launches_copy_engine_only_kernel(c, {4096, 4096, 4096}, 0.5f, 2));
-  EXPECT_FALSE(step22::launches_copy_engine_only_kernel(c, {4096, 4097, 4096}, 0.0f, 2));
+  EXPECT_TRUE(step22::launches_tma_only_kernel(c, {4096, 4096, 4096}, 0.0f, 2));
+  EXPECT_FALSE(step22::launches_tma_only_kernel(c, {4096, 4096, 4096}, 0.5f, 2));
+  EXPECT_FALSE(step22::launches_tma_only_kernel(c, {4096, 4097, 4096}, 0.0f, 2));
   const Config& wide = step22::kConfigs[0];
   EXPECT_TRUE(step22::read_back_only(wide, 2, false));
   EXPECT_TRUE(step22::uniform_addresses(wide, 2, false)) << "one store path: room";
@@ -224,8 +224,20 @@ TEST(Mapping22, KernelsOfTheFittedTile) {
 
 // Everything of step 21's four tiles is unchanged: the configurations and their rules, the tile
 // grid, order and launch, and the trace; of the kernels, only the 192-column tile's 16-bit kernel
-// without the copy engine's path (read_back_only) differs: it never ran that path, and now has its
+// without TMA's path (read_back_only) differs: it never ran that path, and now has its
 // addresses in uniform registers.
+// The epilogue's store path (store_path): what the kernel's if-constexpr chain chose before (step
+// 20's, and the read-back path alone in the read-back-only twin); and a tile goes by TMA exactly
+// where TMA may store C.
+TEST(Mapping22, StorePathFollowsTheProblem) {
+  gemm::hopper_testing::expect_store_path_follows_the_problem<gemm::fp8_testing::StorePaths22>(
+      [](const step22::Config& c, int out_bytes, bool tma_only, bool under_next_tile) {
+        if (under_next_tile || (out_bytes == 2 && tma_only)) return step22::StorePath::tma;
+        if (step22::read_back_only(c, out_bytes, tma_only)) return step22::StorePath::read_back;
+        return step22::StorePath::tma_or_read_back;
+      });
+}
+
 TEST(Mapping22, Step21sTilesAreUnchanged) {
   ASSERT_EQ(step22::kConfigCount, step21::kConfigCount + 1);
   EXPECT_EQ(step22::kSquareTileConfig, step21::kSquareTileConfig);
@@ -234,14 +246,14 @@ TEST(Mapping22, Step21sTilesAreUnchanged) {
     const step22::Config& c22 = step22::kConfigs[i];
     EXPECT_TRUE(same_config(c21, c22)) << config_name(c22);
     for (const int out_bytes : {2, 4})
-      for (const bool copy_engine_only : {false, true}) {
-        EXPECT_EQ(step21::epilogue_under_next_tile(c21, out_bytes, copy_engine_only),
-                  step22::epilogue_under_next_tile(c22, out_bytes, copy_engine_only));
-        EXPECT_EQ(step21::has_copy_engine_only_kernel(c21, out_bytes), step22::has_copy_engine_only_kernel(c22, out_bytes));
-        if (copy_engine_only && !step22::has_copy_engine_only_kernel(c22, out_bytes)) continue;
-        if (step22::read_back_only(c22, out_bytes, copy_engine_only)) continue;  // above
-        EXPECT_EQ(step21::uniform_addresses(c21, out_bytes, copy_engine_only),
-                  step22::uniform_addresses(c22, out_bytes, copy_engine_only))
+      for (const bool tma_only : {false, true}) {
+        EXPECT_EQ(step21::epilogue_under_next_tile(c21, out_bytes, tma_only),
+                  step22::epilogue_under_next_tile(c22, out_bytes, tma_only));
+        EXPECT_EQ(step21::has_tma_only_kernel(c21, out_bytes), step22::has_tma_only_kernel(c22, out_bytes));
+        if (tma_only && !step22::has_tma_only_kernel(c22, out_bytes)) continue;
+        if (step22::read_back_only(c22, out_bytes, tma_only)) continue;  // above
+        EXPECT_EQ(step21::uniform_addresses(c21, out_bytes, tma_only),
+                  step22::uniform_addresses(c22, out_bytes, tma_only))
             << config_name(c22) << " out " << out_bytes;
       }
   }
@@ -283,5 +295,5 @@ TEST(Mapping22, TraceStagesEveryFloatAndUpdatesCOnce) {
       {{GemmShape{3 * 128 + 8, 2 * 192 + 8, 64}, Layout::nt}, {GemmShape{136, 100, 128}, Layout::nt},
        {GemmShape{136, 102, 128}, Layout::nt}, {GemmShape{264, 232, 32}, Layout::nt},
        {GemmShape{264, 400, 32}, Layout::nt}, {GemmShape{136, 350, 32}, Layout::nt}});
-  ht::expect_copy_engine_path_counts<Step22>();
+  ht::expect_tma_path_counts<Step22>();
 }

@@ -789,6 +789,8 @@ TEST(ViewerModel, PerformanceFollowsTheSelectedStep) {
   }
   const gv::PerformanceView none = gv::performance_view(shipped, gv::RunGroup::fp32, -1);  // no step named
   EXPECT_EQ(std::count_if(none.bars.begin(), none.bars.end(), [](const gv::RunPoint& bar) { return bar.highlighted; }), 0);
+}
+
 // The browser page's link (viewer/link.hpp; tools/web): its query is the command line, which
 // args.cpp parses for both. tools/test_tools.py holds tools/pictures.py's links to the same string.
 TEST(ViewerLink, TheQueryIsTheCommandLine) {

@@ -530,7 +530,7 @@ TEST(ViewerScreenshots, FrameTimeAt256x256) {
 }
 
 TEST(ViewerScreenshots, OpensOnTheFirstWarpWithMemoryInstructions) {
-  // Step 18's warps 0-3 are the producer (the copy engine's copies): without --warp the viewer
+  // Step 18's warps 0-3 are the producer (TMA's copies): without --warp the viewer
   // shows the first consumer warp; every other step opens on warp 0.
   const Shot shot13 = run_viewer("first_warp_13", "--step 18_tma_store_epilogue --shape 128x256x64");
   ASSERT_EQ(shot13.exit_code, 0) << shot13.output;
