@@ -31,6 +31,7 @@
 #include "20_overlapped_epilogue/mapping.hpp"
 #include "21_uniform_datapath/mapping.hpp"
 #include "22_tile_width/mapping.hpp"
+#include "gpu_limits.hpp"
 #include "pipeline_schedules.hpp"
 #include "shared_stage.hpp"
 #include "shared_stages.hpp"
@@ -50,9 +51,9 @@ struct TracedProgram {
   std::map<std::string, int> default_params = {};  // the step's --param defaults
   std::vector<std::map<std::string, int>> configs = {};  // every compiled --param combination
   // Optional: the tunables the program chooses for a shape (and layout, for the tensor-core steps)
-  // when no --param is given, on a GPU of `sms` SMs (the program's own params_for_shape, from the
-  // same mapping function).
-  std::function<std::map<std::string, int>(const GemmShape&, Layout, int sms)> params_for_shape = {};
+  // when no --param is given, on a GPU of these limits (its SMs and shared memory per block: the
+  // program's own params_for_shape, from the same mapping function).
+  std::function<std::map<std::string, int>(const GemmShape&, Layout, const GpuLimits&)> params_for_shape = {};
   // Tensor-core steps: the layouts they trace (TraceProblem::layout; the viewer offers these), and
   // the rule their shapes obey ("" or the rule broken; the program's own rule, for the viewer to
   // refuse what it refuses). The FP8 step takes NT alone.
@@ -218,15 +219,15 @@ inline std::vector<TracedProgram> traced_programs() {
                   [](const TraceProblem& p) { return step10::launch_shape(p.shape, step10::config_from(p.params)); },
                   step10::trace_warp});
   detail::add_tunables(list.back(), step10::kTunables, step10::kConfigs);
-  list.back().params_for_shape = [](const GemmShape& shape, Layout, int sms) {
-    return step10::to_params(step10::config_for_shape(shape, sms));
+  list.back().params_for_shape = [](const GemmShape& shape, Layout, const GpuLimits& gpu) {
+    return step10::to_params(step10::config_for_shape(shape, gpu));
   };
   list.push_back({"11_split_k_tail", "", "pipelined_sgemm", true,
                   [](const TraceProblem& p) { return step11::launch_shape(p.shape, step11::config_from(p.params)); },
                   step11::trace_warp});
   detail::add_tunables(list.back(), step11::kTunables, step11::kConfigs);  // not SPLIT: the traces draw whole tiles
-  list.back().params_for_shape = [](const GemmShape& shape, Layout, int sms) {
-    return step11::to_params(step11::config_for_shape(shape, sms));
+  list.back().params_for_shape = [](const GemmShape& shape, Layout, const GpuLimits& gpu) {
+    return step11::to_params(step11::config_for_shape(shape, gpu));
   };
   list.push_back({"12_wmma", "", "wmma_gemm", true,
                   [](const TraceProblem& p) { return step12::launch_shape(p.shape, step12::config_from(p.params)); },
@@ -240,6 +241,10 @@ inline std::vector<TracedProgram> traced_programs() {
                   step13::trace_warp});
   detail::add_tunables(list.back(), step13::kTunables, step13::kConfigs);
   list.back().accumulators = step13::warp_accumulators;
+  // Not by shape but by the GPU's shared memory per block, as the program's params_for_gpu.
+  list.back().params_for_shape = [](const GemmShape&, Layout, const GpuLimits& gpu) {
+    return step13::to_params(step13::config_for_gpu(gpu.shared_per_block));
+  };
   list.back().tensor_core = true;
   list.back().shape_rule = tc_aligned_rows_rule;
   list.push_back({"14_mma_ldmatrix", "", "mma_pipeline_gemm", true,
@@ -247,8 +252,8 @@ inline std::vector<TracedProgram> traced_programs() {
                   step14::trace_warp});
   detail::add_tunables(list.back(), step14::kTunables, step14::kConfigs);
   list.back().accumulators = step14::warp_accumulators;
-  list.back().params_for_shape = [](const GemmShape& shape, Layout, int sms) {
-    return step14::to_params(step14::config_for_shape(shape, sms));
+  list.back().params_for_shape = [](const GemmShape& shape, Layout, const GpuLimits& gpu) {
+    return step14::to_params(step14::config_for_shape(shape, gpu));
   };
   list.back().tensor_core = true;
   list.back().shape_rule = tc_aligned_rows_rule;
@@ -283,8 +288,8 @@ inline std::vector<TracedProgram> traced_programs() {
                   step18::trace_warp});
   detail::add_tunables(list.back(), step18::kTunables, step18::kConfigs);
   list.back().accumulators = step18::warp_accumulators;
-  list.back().params_for_shape = [](const GemmShape& shape, Layout layout, int sms) {
-    return step18::to_params(step18::config_for_shape(shape, layout, sms));
+  list.back().params_for_shape = [](const GemmShape& shape, Layout layout, const GpuLimits& gpu) {
+    return step18::to_params(step18::config_for_shape(shape, layout, gpu.sms));
   };
   list.back().tensor_core = true;
   list.back().shape_rule = tc_aligned_rows_rule;
@@ -299,8 +304,8 @@ inline std::vector<TracedProgram> traced_programs() {
                   step19::trace_warp});
   detail::add_tunables(list.back(), step19::kTunables, step19::kConfigs);
   list.back().accumulators = step19::warp_accumulators;
-  list.back().params_for_shape = [](const GemmShape& shape, Layout, int sms) {
-    return step19::to_params(step19::config_for_shape(shape, sms));
+  list.back().params_for_shape = [](const GemmShape& shape, Layout, const GpuLimits& gpu) {
+    return step19::to_params(step19::config_for_shape(shape, gpu.sms));
   };
   list.back().tensor_core = true;
   list.back().layouts = {Layout::nt};
@@ -319,8 +324,8 @@ inline std::vector<TracedProgram> traced_programs() {
   list.back().configs.clear();
   detail::add_tunables(list.back(), step20::kTunables, step20::kConfigs);
   list.back().accumulators = step20::warp_accumulators;
-  list.back().params_for_shape = [](const GemmShape& shape, Layout, int sms) {
-    return step20::to_params(step20::config_for_shape(shape, sms));
+  list.back().params_for_shape = [](const GemmShape& shape, Layout, const GpuLimits& gpu) {
+    return step20::to_params(step20::config_for_shape(shape, gpu.sms));
   };
   // Step 21 changes how the k-loop computes its wgmma descriptors, which are not memory
   // instructions: its trace is step 20's.
@@ -331,8 +336,8 @@ inline std::vector<TracedProgram> traced_programs() {
   list.back().configs.clear();
   detail::add_tunables(list.back(), step21::kTunables, step21::kConfigs);
   list.back().accumulators = step21::warp_accumulators;
-  list.back().params_for_shape = [](const GemmShape& shape, Layout, int sms) {
-    return step21::to_params(step21::config_for_shape(shape, sms));
+  list.back().params_for_shape = [](const GemmShape& shape, Layout, const GpuLimits& gpu) {
+    return step21::to_params(step21::config_for_shape(shape, gpu.sms));
   };
   // Step 22 adds a tile and chooses among three by shape; with f32 output its tiles store after
   // each tile, as step 21's do, the 176-column one with slices that end at its edge.
@@ -343,12 +348,20 @@ inline std::vector<TracedProgram> traced_programs() {
   list.back().configs.clear();
   detail::add_tunables(list.back(), step22::kTunables, step22::kConfigs);
   list.back().accumulators = step22::warp_accumulators;
-  list.back().params_for_shape = [](const GemmShape& shape, Layout, int sms) {
-    return step22::to_params(step22::config_for_shape(shape, sms));
+  list.back().params_for_shape = [](const GemmShape& shape, Layout, const GpuLimits& gpu) {
+    return step22::to_params(step22::config_for_shape(shape, gpu.sms));
   };
   detail::add_pipelines(list);
   shared_stages::add_shared_stages(list);
   return list;
+}
+
+// The GPU a problem runs on, as the programs' choices see it (TraceProblem: its SMs, and the shared
+// memory per block where it is known).
+inline GpuLimits gpu_of(const TraceProblem& problem) {
+  GpuLimits gpu{problem.sms};
+  if (problem.shared_per_block > 0) gpu.shared_per_block = problem.shared_per_block;
+  return gpu;
 }
 
 // The tunables a program runs a problem with, decided as the program decides: the ones the problem
@@ -357,7 +370,7 @@ inline std::vector<TracedProgram> traced_programs() {
 inline std::map<std::string, int> run_params(const TracedProgram& program, const TraceProblem& problem) {
   std::map<std::string, int> params = problem.params;
   if (params.empty() && program.params_for_shape && problem.sms > 0)
-    params = program.params_for_shape(problem.shape, problem.layout, problem.sms);
+    params = program.params_for_shape(problem.shape, problem.layout, gpu_of(problem));
   for (const auto& [key, value] : program.default_params) params.emplace(key, value);
   return params;
 }

@@ -5,6 +5,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "gpu_limits.hpp"
+
 namespace gemm {
 
 namespace detail {
@@ -20,21 +22,25 @@ void dispatch_index(int index, F&& f) {
   detail::dispatch_index(index, f, std::make_integer_sequence<int, N>{});
 }
 
-// The most threads an SM holds, for the architecture being compiled (the device pass sees
-// __CUDA_ARCH__; the host pass, where launch bounds mean nothing, gets the largest value).
+// The most threads an SM holds on architecture `cc` (gpu_limits.hpp), and for the architecture being
+// compiled: the device pass sees __CUDA_ARCH__; the host pass, where launch bounds mean nothing,
+// gets the most of any architecture.
+constexpr int max_threads_per_sm(int cc) { return architecture_limits(cc).threads_per_sm; }
 constexpr int max_threads_per_sm() {
-#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 750)
-  return 1024;
-#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870 || __CUDA_ARCH__ == 890)
-  return 1536;
+#if defined(__CUDA_ARCH__)
+  return max_threads_per_sm(__CUDA_ARCH__ / 10);
 #else
   return 2048;
 #endif
 }
 
 // The blocks-per-SM argument of __launch_bounds__: the requested occupancy target (MINB, 0 = none),
-// clamped to what an SM of this architecture can hold, so that one configuration list builds for
-// every architecture (ptxas rejects an impossible target).
+// clamped to what an SM of the architecture can hold, so that one configuration list builds for
+// every architecture (ptxas rejects an impossible target: "Value of threads per SM ... is out of
+// range", an error under --Werror). `cc`: the architecture; by default the one being compiled.
+constexpr int launch_min_blocks(int threads, int requested, int cc) {
+  return requested < max_threads_per_sm(cc) / threads ? requested : max_threads_per_sm(cc) / threads;
+}
 constexpr int launch_min_blocks(int threads, int requested) {
   return requested < max_threads_per_sm() / threads ? requested : max_threads_per_sm() / threads;
 }

@@ -7,6 +7,7 @@
 
 #include "cuda_check.cuh"
 #include "exit_codes.hpp"
+#include "launch_limits.hpp"
 #include "report.hpp"
 #include "timer.cuh"
 
@@ -22,10 +23,10 @@ std::string shape_text(const GemmShape& s) {
   return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
 }
 
-Params params_for(const GemmShape& s, const Options& options, const ParamsForShape& choose, int sms,
+Params params_for(const GemmShape& s, const Options& options, const ParamsForShape& choose, const GpuLimits& gpu,
                   const std::function<std::string(const Params&)>& check_params, const std::string& step_name) {
   if (options.params_given || !choose) return options.params;
-  const Params chosen = choose(s, options.params, sms);
+  const Params chosen = choose(s, options.params, gpu);
   if (check_params && !check_params(chosen).empty())
     throw std::logic_error(step_name + " chose tunables it cannot run for " + shape_text(s));
   return chosen;
@@ -63,22 +64,13 @@ ShapeResult run_with_params(const GemmShape& s, const Params& params, const Para
 }
 
 void check_launch_limits(const GemmShape& s, const LaunchShape& launch, const cudaDeviceProp& prop) {
-  const int limits[3] = {prop.maxGridSize[0], prop.maxGridSize[1], prop.maxGridSize[2]};
-  const int grid[3] = {launch.grid.x, launch.grid.y, launch.grid.z};
-  const char* axis = "xyz";
-  for (int i = 0; i < 3; ++i)
-    if (grid[i] > limits[i])
-      throw UsageError("shape " + shape_text(s) + " needs " + std::to_string(grid[i]) + " blocks along grid " +
-                       axis[i] + ", above this GPU's limit of " + std::to_string(limits[i]) +
-                       ": use a smaller dimension for that axis (see this step's mapping.hpp)");
-  const long long threads = (long long)launch.block.x * launch.block.y * launch.block.z;
-  if (threads > prop.maxThreadsPerBlock)
-    throw UsageError("these --param values give " + std::to_string(threads) + " threads per block; this GPU allows " +
-                     std::to_string(prop.maxThreadsPerBlock));
-  if (std::size_t(launch.shared_bytes) > prop.sharedMemPerBlockOptin)
-    throw UsageError("these --param values need " + std::to_string(launch.shared_bytes) +
-                     " bytes of shared memory per block; this GPU allows " +
-                     std::to_string(prop.sharedMemPerBlockOptin) + ": choose smaller tiles");
+  LaunchLimits gpu;
+  for (int i = 0; i < 3; ++i) gpu.max_grid[i] = prop.maxGridSize[i];
+  gpu.threads_per_block = prop.maxThreadsPerBlock;
+  gpu.shared_per_block = (long long)prop.sharedMemPerBlockOptin;
+  gpu.cc = 10 * prop.major + prop.minor;
+  const std::string rule = launch_limits_rule(s, launch, gpu);
+  if (!rule.empty()) throw UsageError(rule);
 }
 
 KernelReport kernel_report(const void* function, const LaunchShape& launch, const cudaDeviceProp& prop) {

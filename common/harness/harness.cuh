@@ -8,6 +8,7 @@
 #include <functional>
 #include <string>
 
+#include "gpu_limits.hpp"
 #include "hd.hpp"
 #include "options.hpp"
 #include "results.hpp"
@@ -16,13 +17,14 @@ namespace gemm {
 
 std::string shape_text(const GemmShape& s);
 
-// A step's choice of tunables for a shape, given its defaults and the GPU's SM count.
-using ParamsForShape = std::function<Params(const GemmShape&, const Params& defaults, int sms)>;
+// A step's choice of tunables for a shape, given its defaults and the GPU's limits (its SMs, and the
+// shared memory a block may have: a configuration that does not fit is not chosen).
+using ParamsForShape = std::function<Params(const GemmShape&, const Params& defaults, const GpuLimits& gpu)>;
 
 // The tunables a shape runs with: the run's own (--param fixes them for every shape; without it
 // they are the defaults) unless no --param was given and the step chooses by shape. A choice the
 // step's own rule (`check_params`) refuses is a bug in the step: std::logic_error.
-Params params_for(const GemmShape& s, const Options& options, const ParamsForShape& choose, int sms,
+Params params_for(const GemmShape& s, const Options& options, const ParamsForShape& choose, const GpuLimits& gpu,
                   const std::function<std::string(const Params&)>& check_params, const std::string& step_name);
 
 // Runs one shape (`run` with `params`). Where those are not the run's (`run_params`, the header

@@ -36,7 +36,7 @@ class FpKind {
   int min_cc() const { return step_.min_cc; }
   std::string min_cc_reason() const { return "this step's instructions"; }
   int only_cc() const { return 0; }
-  bool choose_params_for_gpu(Options&, const cudaDeviceProp&) const { return false; }
+  bool choose_params_for_gpu(Options&, const GpuLimits&) const { return false; }
   ParamsForShape params_for_shape() const { return step_.params_for_shape; }
 
   void check_fits(const GemmShape& s, std::size_t free_bytes, long long flush_bytes) const {

@@ -39,7 +39,8 @@ struct StepDescription {
   std::function<const void*(const GemmShape&, const Params&)> kernel;
   // Optional: the tunables a shape runs with when the command line sets none (--param fixes them
   // for every shape). A step may choose its configuration by shape, e.g. the block tile that covers
-  // the shape in the fewest waves of blocks over the GPU's `sms` multiprocessors.
+  // the shape in the fewest waves of blocks over the GPU's multiprocessors (gpu.sms), among those
+  // that fit its shared memory per block (gpu.shared_per_block).
   ParamsForShape params_for_shape;
 };
 

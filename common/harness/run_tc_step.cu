@@ -173,8 +173,8 @@ class TcKindBase {
   int only_cc() const { return step_.only_cc; }
   ParamsForShape params_for_shape() const {
     if (!step_.params_for_shape) return {};
-    return [this](const GemmShape& shape, const Params& defaults, int sms) {
-      return step_.params_for_shape(shape, o_.layout, defaults, sms);
+    return [this](const GemmShape& shape, const Params& defaults, const GpuLimits& gpu) {
+      return step_.params_for_shape(shape, o_.layout, defaults, gpu);
     };
   }
   std::function<const void*(const GemmShape&, const Params&)> kernel_of() const {
@@ -236,13 +236,14 @@ class TcKind : public TcKindBase {
                               padded(s), o_.beta);
   }
   // bf16 tensor-core instructions need compute capability 8.0.
-  int min_cc() const { return o_.dtype == InputType::bf16 ? std::max(step_.min_cc, 80) : step_.min_cc; }
+  int min_cc() const { return o_.dtype == InputType::bf16 ? std::max(step_.min_cc, kBf16MinCc) : step_.min_cc; }
   std::string min_cc_reason() const {
-    return o_.dtype == InputType::bf16 && step_.min_cc < 80 ? "bf16 tensor-core instructions" : "this step's instructions";
+    return o_.dtype == InputType::bf16 && step_.min_cc < kBf16MinCc ? "bf16 tensor-core instructions"
+                                                                     : "this step's instructions";
   }
-  bool choose_params_for_gpu(Options& options, const cudaDeviceProp& prop) const {
+  bool choose_params_for_gpu(Options& options, const GpuLimits& gpu) const {
     if (options.params_given || !step_.params_for_gpu) return false;
-    const Params chosen = step_.params_for_gpu(options.params, int(prop.sharedMemPerBlockOptin));
+    const Params chosen = step_.params_for_gpu(options.params, gpu);
     if (step_.check_params && !step_.check_params(chosen).empty())
       throw std::logic_error(step_.name + " chose tunables it cannot run for this GPU");
     const bool changed = chosen != options.params;
@@ -381,7 +382,7 @@ class Fp8Kind : public TcKindBase {
   }
   int min_cc() const { return step_.min_cc; }
   std::string min_cc_reason() const { return "this step's instructions"; }
-  bool choose_params_for_gpu(Options&, const cudaDeviceProp&) const { return false; }
+  bool choose_params_for_gpu(Options&, const GpuLimits&) const { return false; }
   void check_fits(const GemmShape& s, std::size_t free_bytes, long long flush_bytes) const {
     const GemmShape p = padded(s);
     const std::size_t needed = 2 * (elements(s.m, s.k) + elements(s.k, s.n)) +  // the inputs, and padded copies

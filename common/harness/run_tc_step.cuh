@@ -39,13 +39,14 @@ struct TcStepDescription {
   // as step 14 for shapes of whole tiles, or for beta = 0, as step 20, returns the problem's).
   std::function<const void*(const TcProblem&, const Params&)> kernel;
   // Optional: the tunables to run with when the command line sets none (--param fixes them), given
-  // the defaults and the shared memory one block may have on this GPU (its opt-in limit), e.g. a
-  // smaller configuration where the default's stages do not fit.
-  std::function<Params(const Params& defaults, int shared_bytes_per_block)> params_for_gpu;
+  // the defaults and this GPU's limits (gpu.shared_per_block: the shared memory one block may have,
+  // its opt-in limit), e.g. a smaller configuration where the default's stages do not fit.
+  std::function<Params(const Params& defaults, const GpuLimits& gpu)> params_for_gpu;
   // Optional: the tunables a shape runs with when the command line sets none (as StepDescription's:
   // e.g. a smaller tile where the default's would leave most SMs idle), from the layout, the
-  // defaults (after params_for_gpu) and the GPU's SM count.
-  std::function<Params(const GemmShape&, Layout, const Params& defaults, int sms)> params_for_shape;
+  // defaults (after params_for_gpu) and the GPU's limits (its SMs; a tile that does not fit its
+  // shared memory per block is not chosen).
+  std::function<Params(const GemmShape&, Layout, const Params& defaults, const GpuLimits& gpu)> params_for_shape;
 };
 
 // For a tensor-core step whose kernel depends only on the params and the types:

@@ -14,7 +14,7 @@
 //   void check_usage(shapes)                refusals beyond the options (exit 2)
 //   int min_cc(), only_cc()                 the GPU it needs
 //   std::string min_cc_reason()             what needs min_cc ("this step's instructions", "bf16 tensor-core instructions")
-//   bool choose_params_for_gpu(options, prop)   other defaults where this GPU needs them
+//   bool choose_params_for_gpu(options, gpu)    other defaults where this GPU needs them (GpuLimits)
 //   ParamsForShape params_for_shape()       the step's choice by shape, or none
 //   void check_fits(shape, free, flush)     the shape fits the GPU's memory (exit 2)
 //   std::string types_text()                the types in the header line ("fp32", ...)
@@ -239,16 +239,20 @@ int run(int argc, char** argv, const typename Kind::Description& step) {
   kind.on_device(device);
   cudaDeviceProp prop{};
   CUDA_CHECK(cudaGetDeviceProperties(&prop, options.device));
-  const bool params_for_gpu = kind.choose_params_for_gpu(options, prop);  // the defaults did not fit this GPU
+  // What the step's choices of tunables know of this GPU: its SMs and the shared memory a block may
+  // have, so that on a GPU with less than the H100's (99 KB on an RTX 4090) they choose what fits.
+  const GpuLimits gpu{device.sms, int(prop.sharedMemPerBlockOptin)};
+  const bool params_for_gpu = kind.choose_params_for_gpu(options, gpu);  // the defaults did not fit this GPU
   const ParamsForShape choose = kind.params_for_shape();
   const auto params_of = [&](const GemmShape& s) {
-    return params_for(s, options, choose, device.sms, step.check_params, step.name);
+    return params_for(s, options, choose, gpu, step.check_params, step.name);
   };
   std::size_t free_bytes = 0, total_bytes = 0;
   CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   const long long flush_bytes = options.check_only ? 0 : 2 * device.l2_bytes;
-  // Before any launch: every shape fits, and the kernel each would launch was compiled for what the
-  // run needs (a body compiled out for an older architecture would run and write garbage).
+  // Before any launch: every shape fits (device memory; the launch's blocks, threads and shared
+  // memory: tunables this GPU cannot run are refused, exit 2), and the kernel each would launch was
+  // compiled for what the run needs (a body compiled out for an older architecture would run and write garbage).
   const std::function<const void*(const GemmShape&, const Params&)> kernel_for = kind.kernel_of();
   for (const GemmShape& s : shapes) {
     kind.check_fits(s, free_bytes, flush_bytes);

@@ -16,6 +16,9 @@ namespace gemm {
 enum class Layout { nn, nt, tn };
 // e4m3: A and B in FP8 e4m3; e5m2: A in e5m2 (as a gradient is), B in e4m3 (the FP8 step).
 enum class InputType { f32, f16, bf16, e4m3, e5m2 };
+// The compute capability the tensor cores' bf16 instructions (wmma, mma.sync) need: 8.0, whatever
+// a tensor-core step needs for f16 (docs/your-gpu.md).
+constexpr int kBf16MinCc = 80;
 enum class OutputType { f32, f16, bf16 };
 
 // Bytes of one element of C.

@@ -38,8 +38,10 @@ struct TraceProblem {
   std::map<std::string, int> params;
   std::string variant;
   // The SMs of the GPU the problem runs on, for a program that chooses its tunables by shape when
-  // none are set (0: not known; the program's defaults).
+  // none are set (0: not known; the program's defaults), and the shared memory a block may have
+  // there, which the choice must fit (0: not known; as much as any GPU gives, the H100's).
   int sms = 0;
+  int shared_per_block = 0;
   // How A and B are stored (the tensor-core steps; the fp32 steps store both row-major: nn).
   Layout layout = Layout::nn;
 };

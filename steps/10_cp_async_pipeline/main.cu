@@ -12,8 +12,8 @@ int main(int argc, char** argv) {
   step.launch = step10::launch;
   // Without --param, the block tile is chosen by shape: the default or its transpose, whichever
   // covers the shape in fewer waves (mapping.hpp, config_for_shape).
-  step.params_for_shape = [](const gemm::GemmShape& shape, const gemm::Params&, int sms) {
-    return step10::to_params(step10::config_for_shape(shape, sms));
+  step.params_for_shape = [](const gemm::GemmShape& shape, const gemm::Params&, const gemm::GpuLimits& gpu) {
+    return step10::to_params(step10::config_for_shape(shape, gpu));
   };
   step.kernel = [](const gemm::GemmShape& shape, const gemm::Params& params) {
     return step10::kernel_for(shape, params);

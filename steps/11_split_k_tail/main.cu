@@ -16,8 +16,8 @@ int main(int argc, char** argv) {
   // Without --param, the block tile is chosen by shape: the default or its transpose, whichever
   // covers the shape in fewer waves (mapping.hpp, config_for_shape).
   // SPLIT, not a field of Config, keeps its value.
-  step.params_for_shape = [](const gemm::GemmShape& shape, const gemm::Params& defaults, int sms) {
-    return step11::to_params(step11::config_for_shape(shape, sms), defaults);
+  step.params_for_shape = [](const gemm::GemmShape& shape, const gemm::Params& defaults, const gemm::GpuLimits& gpu) {
+    return step11::to_params(step11::config_for_shape(shape, gpu), defaults);
   };
   step.kernel = [](const gemm::GemmShape& shape, const gemm::Params& params) {
     return step11::kernel_for(shape, params);

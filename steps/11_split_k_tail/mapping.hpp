@@ -23,6 +23,7 @@
 #pragma once
 
 #include "dispatch.hpp"
+#include "gpu_limits.hpp"
 #include "hd.hpp"
 #include "trace.hpp"
 #include "tunables.hpp"
@@ -157,12 +158,16 @@ GEMM_HD int waves(const GemmShape& shape, const Config& c, int sms) {
 // `waves` tiles one after another, so the time goes as waves x tile area. The default and its
 // transpose have the same area; the one with fewer waves wins, the default on a tie. 4096 x 4096
 // cuts into 512 tiles either way (3.9 waves on 132 SMs); 4095 x 4097 into 544 tiles of 128 x 256
-// (5 waves, the last one an eighth full) but 528 of 256 x 128 (exactly 4 waves).
-inline Config config_for_shape(const GemmShape& shape, int sms) {
+// (5 waves, the last one an eighth full) but 528 of 256 x 128 (exactly 4 waves). The transpose is
+// taken only where its stages fit the GPU's shared memory per block (docs/your-gpu.md).
+inline Config config_for_shape(const GemmShape& shape, const gemm::GpuLimits& gpu) {
   const Config& wide = kConfigs[0];
   const Config& tall = kConfigs[kTallConfig];
-  return waves(shape, tall, sms) < waves(shape, wide, sms) ? tall : wide;
+  const bool fewer_waves = waves(shape, tall, gpu.sms) < waves(shape, wide, gpu.sms);
+  return fewer_waves && gemm::fits_shared(shared_bytes(tall), gpu) ? tall : wide;
 }
+// On a GPU known by its SMs alone (as much shared memory per block as any gives).
+inline Config config_for_shape(const GemmShape& shape, int sms) { return config_for_shape(shape, gemm::GpuLimits{sms}); }
 
 inline gemm::Params to_params(const Config& c, const gemm::Params& base = {}) {
   return gemm::to_params(kTunables, c, base);

@@ -11,8 +11,8 @@ int main(int argc, char** argv) {
   step.check_params = gemm::params_rule(step13::kTunables, step13::config_rule);
   step.shape_rule = gemm::tc_aligned_rows_rule;  // cp.async copies whole 16-byte chunks of the stored rows
   step.launch_shape = gemm::params_launch_shape(step13::kTunables, step13::launch_shape);
-  step.params_for_gpu = [](const gemm::Params&, int shared_limit) {
-    return step13::to_params(step13::config_for_gpu(shared_limit));
+  step.params_for_gpu = [](const gemm::Params&, const gemm::GpuLimits& gpu) {
+    return step13::to_params(step13::config_for_gpu(gpu.shared_per_block));
   };
   step.launch = step13::launch;
   step.kernel = gemm::same_kernel_for_every_problem(step13::kernel_for);

@@ -12,13 +12,14 @@ int main(int argc, char** argv) {
   step.check_params = gemm::params_rule(step14::kTunables, step14::config_rule);
   step.shape_rule = gemm::tc_aligned_rows_rule;
   step.launch_shape = gemm::params_launch_shape(step14::kTunables, step14::launch_shape);
-  step.params_for_gpu = [](const gemm::Params&, int shared_limit) {
-    return step14::to_params(step14::config_for_gpu(shared_limit));
+  step.params_for_gpu = [](const gemm::Params&, const gemm::GpuLimits& gpu) {
+    return step14::to_params(step14::config_for_gpu(gpu.shared_per_block));
   };
   // Without --param, the tile is chosen by shape: smaller tiles where the default's would leave most
   // SMs idle, its transpose where that takes fewer waves (mapping.hpp, config_for_shape).
-  step.params_for_shape = [](const gemm::GemmShape& shape, gemm::Layout, const gemm::Params& defaults, int sms) {
-    return step14::to_params(step14::config_for_shape(shape, sms, step14::config_from(defaults)));
+  step.params_for_shape = [](const gemm::GemmShape& shape, gemm::Layout, const gemm::Params&,
+                             const gemm::GpuLimits& gpu) {
+    return step14::to_params(step14::config_for_shape(shape, gpu));
   };
   step.launch = step14::launch;
   step.kernel = [](const gemm::TcProblem& problem, const gemm::Params& params) {

@@ -21,6 +21,7 @@
 #include "accumulators.hpp"
 #include "dispatch.hpp"
 #include "gemm_types.hpp"
+#include "gpu_limits.hpp"
 #include "hd.hpp"
 #include "trace.hpp"
 #include "tunables.hpp"
@@ -182,6 +183,11 @@ inline Config config_for_shape(const GemmShape& shape, int sms, const Config& wi
     return fits(tall) && waves(shape, tall, sms) < waves(shape, wide, sms) ? tall : wide;
   if (fits(half) && 2 * tile_count(shape, half) > sms) return half;
   return kConfigs[kSmallConfig];
+}
+// The same on a GPU given by its limits: the wide tile is what runs there without --param
+// (config_for_gpu: the default, or the first that fits its shared memory per block).
+inline Config config_for_shape(const GemmShape& shape, const gemm::GpuLimits& gpu) {
+  return config_for_shape(shape, gpu.sms, config_for_gpu(gpu.shared_per_block));
 }
 
 GEMM_HD LaunchShape launch_shape(const GemmShape& shape, const Config& c) {

@@ -15,6 +15,7 @@
 #include "accumulators.hpp"
 #include "dispatch.hpp"
 #include "gemm_types.hpp"
+#include "gpu_limits.hpp"
 #include "hd.hpp"
 #include "trace.hpp"
 #include "tunables.hpp"
@@ -77,7 +78,7 @@ GEMM_HD constexpr int stage_bytes(const Config& c) { return a_tile_bytes(c) + b_
 GEMM_HD constexpr int shared_bytes(const Config& c) {
   return c.stages * stage_bytes(c) + 2 * c.stages * kBarrierBytes + kSwizzleAtomBytes;
 }
-constexpr int kMaxSharedBytes = 232448;  // the H100's opt-in limit per block (227 KB)
+constexpr int kMaxSharedBytes = gemm::architecture_limits(90).shared_per_block;  // sm_90's per block: 227 KB
 
 inline const char* config_rule(const Config& c) {
   if (c.bm <= 0 || c.bn <= 0 || c.bk <= 0 || c.stages <= 0) return "all params must be positive";

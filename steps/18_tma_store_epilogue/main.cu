@@ -20,8 +20,9 @@ int main(int argc, char** argv) {
   step.kernel = gemm::same_kernel_for_every_problem(step18::kernel_for);
   // Without --param, the tile is chosen by shape: 128 x 128 or 128 x 64 where the default's tiles
   // would fill a single round on a fraction of the SMs (mapping.hpp, config_for_shape).
-  step.params_for_shape = [](const gemm::GemmShape& shape, gemm::Layout layout, const gemm::Params&, int sms) {
-    return step18::to_params(step18::config_for_shape(shape, layout, sms));
+  step.params_for_shape = [](const gemm::GemmShape& shape, gemm::Layout layout, const gemm::Params&,
+                             const gemm::GpuLimits& gpu) {  // sm_90a alone: every tile fits (config_rule)
+    return step18::to_params(step18::config_for_shape(shape, layout, gpu.sms));
   };
   return gemm::run_tc_step(argc, argv, step);
 }

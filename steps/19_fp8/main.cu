@@ -19,8 +19,9 @@ int main(int argc, char** argv) {
   step.kernel = gemm::same_kernel_for_every_problem(step19::kernel_for);
   // Without --param, the tile is chosen by shape: 128 x 128 where its rounds take less time
   // (mapping.hpp, config_for_shape).
-  step.params_for_shape = [](const gemm::GemmShape& shape, gemm::Layout, const gemm::Params&, int sms) {
-    return step19::to_params(step19::config_for_shape(shape, sms));
+  step.params_for_shape = [](const gemm::GemmShape& shape, gemm::Layout, const gemm::Params&,
+                             const gemm::GpuLimits& gpu) {  // sm_90a alone: every tile fits (config_rule)
+    return step19::to_params(step19::config_for_shape(shape, gpu.sms));
   };
   return gemm::run_fp8_step(argc, argv, step);
 }

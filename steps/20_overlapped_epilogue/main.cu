@@ -23,8 +23,9 @@ int main(int argc, char** argv) {
   };
   // Without --param, the tile is chosen by shape: 128 x 128 where its rounds take less time
   // (mapping.hpp, config_for_shape).
-  step.params_for_shape = [](const gemm::GemmShape& shape, gemm::Layout, const gemm::Params&, int sms) {
-    return step20::to_params(step20::config_for_shape(shape, sms));
+  step.params_for_shape = [](const gemm::GemmShape& shape, gemm::Layout, const gemm::Params&,
+                             const gemm::GpuLimits& gpu) {  // sm_90a alone: every tile fits (config_rule)
+    return step20::to_params(step20::config_for_shape(shape, gpu.sms));
   };
   return gemm::run_fp8_step(argc, argv, step);
 }

@@ -92,26 +92,31 @@ bool check(const char* what, const Step& step, const gemm::TcProblem& problem, c
 }
 
 int run(const Step& step, InputType type) {
-  const gemm::DeviceInfo device =
-      gemm::select_device(0, type == InputType::bf16 ? std::max(step.min_cc, 80) : step.min_cc, "linear_layer " + step.name,
-                          step.only_cc);
+  const int needed_cc = type == InputType::bf16 ? std::max(step.min_cc, gemm::kBf16MinCc) : step.min_cc;
+  const bool bf16_needs_more = type == InputType::bf16 && step.min_cc < gemm::kBf16MinCc;
+  const gemm::DeviceInfo device = gemm::select_device(0, needed_cc, "linear_layer " + step.name, step.only_cc);
   std::printf("linear layer with %s on %s, %s inputs, f32 accumulate and output\n", step.name.c_str(),
               device.name.c_str(), gemm::to_string(type));
   const int batch = 96, in_features = 200, out_features = 136;  // the K of each product is a multiple of 8
   const Matrix x(batch, in_features, type, 7, 1), w(in_features, out_features, type, 7, 2), dy(batch, out_features, type, 7, 3);
   const gemm::CudaStream owned;
   gemm::CublasHandle cublas(owned.get());
-  bool ok = true;
   gemm::TcProblem forward{{batch, out_features, in_features}, 1, 0, Layout::nn, type, OutputType::f32, x.device.data(),
                           w.device.data(), nullptr};
-  ok &= check("forward  Y  = X  W", step, forward, x.host, w.host, owned.get(), cublas.get());
   // dX = dY W^T: W is the stored I x O matrix, read as the transposed (N x K) operand.
   gemm::TcProblem grad_x{{batch, in_features, out_features}, 1, 0, Layout::nt, type, OutputType::f32, dy.device.data(),
                          w.device.data(), nullptr};
-  ok &= check("backward dX = dY W^T", step, grad_x, dy.host, transpose(w), owned.get(), cublas.get());
   // dW = X^T dY: X is the stored B x I matrix, read as the transposed (K x M) operand.
   gemm::TcProblem grad_w{{in_features, out_features, batch}, 1, 0, Layout::tn, type, OutputType::f32, x.device.data(),
                          dy.device.data(), nullptr};
+  if (step.kernel)  // before any launch, as the step's program does
+    for (const gemm::TcProblem* problem : {&forward, &grad_x, &grad_w})
+      gemm::check_compiled_code(step.kernel(*problem), needed_cc,
+                                bf16_needs_more ? "bf16 tensor-core instructions" : "this step's instructions",
+                                "linear_layer " + step.name);
+  bool ok = true;
+  ok &= check("forward  Y  = X  W", step, forward, x.host, w.host, owned.get(), cublas.get());
+  ok &= check("backward dX = dY W^T", step, grad_x, dy.host, transpose(w), owned.get(), cublas.get());
   ok &= check("backward dW = X^T dY", step, grad_w, transpose(x), dy.host, owned.get(), cublas.get());
   return ok ? gemm::kExitOk : gemm::kExitWrongResult;
 }

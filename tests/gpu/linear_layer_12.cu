@@ -5,5 +5,6 @@
 linear_layer::Step linear_layer::step12() {
   const step12::Config c = step12::kConfigs[0];
   const gemm::Params params = step12::to_params(c);
-  return {"12_wmma", 75, 0, [params](const gemm::TcProblem& p, cudaStream_t s) { step12::launch(p, params, s); }};
+  return {"12_wmma", 75, 0, [params](const gemm::TcProblem& p, cudaStream_t s) { step12::launch(p, params, s); },
+          [params](const gemm::TcProblem& p) { return step12::kernel_for(params, p.layout, p.dtype, p.out); }};
 }

@@ -16,6 +16,10 @@ struct Step {
   std::string name;
   int min_cc = 75, only_cc = 0;  // as the step's own program refuses GPUs (select_device)
   std::function<void(const gemm::TcProblem&, cudaStream_t)> launch;
+  // The kernel a problem launches, where a build could hold it compiled for an older architecture
+  // than the problem needs (bf16 below sm_80): refused as the step's program refuses it
+  // (check_compiled_code, exit 77).
+  std::function<const void*(const gemm::TcProblem&)> kernel = {};
 };
 
 Step step12();
