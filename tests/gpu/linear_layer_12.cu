@@ -2,8 +2,14 @@
 #include "12_wmma/kernel.cuh"
 #include "linear_layer_step.hpp"
 
-linear_layer::Step linear_layer::step12() {
+namespace {
+
+linear_layer::Step step12() {
   const step12::Config c = step12::kConfigs[0];
   const gemm::Params params = step12::to_params(c);
   return {"12_wmma", 75, 0, [params](const gemm::TcProblem& p, cudaStream_t s) { step12::launch(p, params, s); }};
 }
+
+const linear_layer::Registration registration("12", step12);
+
+}  // namespace
