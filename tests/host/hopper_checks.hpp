@@ -1,4 +1,4 @@
-// Checks shared by the Hopper steps' host tests (test_mapping_15.cpp .. test_mapping_19.cpp): what
+// Checks shared by the Hopper steps' host tests (their test_mapping_NN.cpp): what
 // the copy engine writes (TMA boxes with the 128-byte swizzle) against what the step's tile_byte
 // says and what a wgmma reads through its descriptor, for 2-byte elements (f16, bf16: k = 16 per
 // wgmma) or 1-byte ones (FP8: k = 32); the wgmma accumulator layout; C's updates in a whole launch's
