@@ -1,7 +1,8 @@
 // draw_diagrams: the concept diagrams of the docs, as SVG, computed from the steps' own mapping
 // functions and configurations (steps/*/mapping.hpp): nothing here is a second copy of a mapping.
 // Each diagram is drawn by a function of tools/diagrams/, a file per family (loop orders, tiling,
-// timelines, wave split, swizzle, tile order, descriptors, rounds), with the SVG writer svg.hpp.
+// timelines, wave split, swizzle, tile order, descriptors, rounds) that registers it with its file
+// name (diagrams.hpp), with the SVG writer svg.hpp.
 //
 //   draw_diagrams --out docs/images          writes every diagram
 //   draw_diagrams --out DIR --list           names them
@@ -12,32 +13,26 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 
 #include "diagrams.hpp"
 #include "exit_codes.hpp"
 
+namespace diagrams {
+
 namespace {
-
-struct Diagram {
-  const char* file;
-  std::string (*draw)();
-};
-// Every diagram, with the file it is written to (docs/images/), in step order.
-const Diagram kDiagrams[] = {
-    {"diagram-00-loop-order.svg", diagrams::loop_order_00},
-    {"diagram-09-tiling.svg", diagrams::tiling_09},
-    {"diagram-10-pipeline.svg", diagrams::pipeline_10},
-    {"diagram-11-wave-split.svg", diagrams::wave_split_11},
-    {"diagram-14-swizzle.svg", diagrams::swizzle_14},
-    {"diagram-16-handoff.svg", diagrams::handoff_16},
-    {"diagram-17-tile-order.svg", diagrams::tile_order_17},
-    {"diagram-20-overlap.svg", diagrams::overlap_20},
-    {"diagram-21-descriptors.svg", diagrams::descriptors_21},
-    {"diagram-22-rounds.svg", diagrams::rounds_22},
-};
-
+std::map<std::string, Draw>& registry() {
+  static std::map<std::string, Draw> diagrams;
+  return diagrams;
+}
 }  // namespace
+
+const std::map<std::string, Draw>& registered() { return registry(); }
+
+Registration::Registration(const std::string& file, Draw draw) { registry()[file] = draw; }
+
+}  // namespace diagrams
 
 int main(int argc, char** argv) {
   std::string out;
@@ -55,7 +50,7 @@ int main(int argc, char** argv) {
     }
   }
   if (list) {
-    for (const Diagram& d : kDiagrams) std::printf("%s\n", d.file);
+    for (const auto& [file, draw] : diagrams::registered()) std::printf("%s\n", file.c_str());
     return 0;
   }
   if (out.empty()) {
@@ -63,10 +58,10 @@ int main(int argc, char** argv) {
     return gemm::kExitUsage;
   }
   std::filesystem::create_directories(out);
-  for (const Diagram& d : kDiagrams) {
-    const std::filesystem::path path = std::filesystem::path(out) / d.file;
+  for (const auto& [name, draw] : diagrams::registered()) {
+    const std::filesystem::path path = std::filesystem::path(out) / name;
     std::ofstream file(path, std::ios::binary);
-    file << d.draw();
+    file << draw();
     if (!file) {
       std::fprintf(stderr, "draw_diagrams: cannot write %s\n", path.string().c_str());
       return 1;

@@ -7,6 +7,7 @@
 #include "svg.hpp"
 
 namespace diagrams {
+namespace {
 
 // ---- Step 21: a descriptor moved by an offset -------------------------------------------------
 
@@ -81,4 +82,7 @@ std::string descriptors_21() {
   return svg.str();
 }
 
+const Registration descriptors_21_registered("diagram-21-descriptors.svg", descriptors_21);
+
+}  // namespace
 }  // namespace diagrams

@@ -10,6 +10,7 @@
 #include "svg.hpp"
 
 namespace diagrams {
+namespace {
 
 // ---- Step 00: the inner loop's reads of B in the two loop orders -----------------------------------
 
@@ -78,4 +79,7 @@ std::string loop_order_00() {
   return svg.str();
 }
 
+const Registration loop_order_00_registered("diagram-00-loop-order.svg", loop_order_00);
+
+}  // namespace
 }  // namespace diagrams

@@ -8,6 +8,7 @@
 #include "svg.hpp"
 
 namespace diagrams {
+namespace {
 
 // ---- Step 22: three tile widths at 4096^3, their tile columns and their rounds ----------------
 
@@ -81,4 +82,7 @@ std::string rounds_22() {
   return svg.str();
 }
 
+const Registration rounds_22_registered("diagram-22-rounds.svg", rounds_22);
+
+}  // namespace
 }  // namespace diagrams

@@ -11,6 +11,7 @@
 #include "svg.hpp"
 
 namespace diagrams {
+namespace {
 
 // ---- Step 14: the swizzle, before and after ------------------------------------------------------
 
@@ -97,4 +98,7 @@ std::string swizzle_14() {
   return svg.str();
 }
 
+const Registration swizzle_14_registered("diagram-14-swizzle.svg", swizzle_14);
+
+}  // namespace
 }  // namespace diagrams

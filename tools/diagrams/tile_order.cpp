@@ -8,6 +8,7 @@
 #include "svg.hpp"
 
 namespace diagrams {
+namespace {
 
 // ---- Step 17: the persistent grid's tile order -----------------------------------------------
 
@@ -92,4 +93,7 @@ std::string tile_order_17() {
   return svg.str();
 }
 
+const Registration tile_order_17_registered("diagram-17-tile-order.svg", tile_order_17);
+
+}  // namespace
 }  // namespace diagrams

@@ -8,6 +8,7 @@
 #include "svg.hpp"
 
 namespace diagrams {
+namespace {
 
 // ---- Step 09: block -> warp -> thread tiling ----------------------------------------------------
 
@@ -94,4 +95,7 @@ std::string tiling_09() {
   return svg.str();
 }
 
+const Registration tiling_09_registered("diagram-09-tiling.svg", tiling_09);
+
+}  // namespace
 }  // namespace diagrams

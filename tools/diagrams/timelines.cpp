@@ -11,6 +11,7 @@
 #include "svg.hpp"
 
 namespace diagrams {
+namespace {
 
 // ---- Step 10: the cp.async pipeline over time ---------------------------------------------------
 
@@ -267,4 +268,9 @@ std::string overlap_20() {
   return svg.str();
 }
 
+const Registration pipeline_10_registered("diagram-10-pipeline.svg", pipeline_10);
+const Registration handoff_16_registered("diagram-16-handoff.svg", handoff_16);
+const Registration overlap_20_registered("diagram-20-overlap.svg", overlap_20);
+
+}  // namespace
 }  // namespace diagrams

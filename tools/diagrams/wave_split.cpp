@@ -6,6 +6,7 @@
 #include "svg.hpp"
 
 namespace diagrams {
+namespace {
 
 // ---- Step 11: the last wave of tiles, whole or split along k -----------------------------------
 
@@ -73,4 +74,7 @@ std::string wave_split_11() {
   return svg.str();
 }
 
+const Registration wave_split_11_registered("diagram-11-wave-split.svg", wave_split_11);
+
+}  // namespace
 }  // namespace diagrams
