@@ -9,8 +9,8 @@ function(gemm_warnings target)
     $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra --Werror=all-warnings>)
 endfunction()
 
-# The compute capability a step needs when it declares none: the oldest architecture CUDA 13
-# compiles for (Turing, sm_75), which every step's main.cu names as its min_cc at least.
+# The compute capability of a step that declares none: the oldest architecture CUDA 13 compiles
+# for (Turing, sm_75).
 set(GEMM_OLDEST_ARCH 75)
 
 # A step is declared once, by one call in its folder's CMakeLists.txt (steps/NN_name/CMakeLists.txt),
@@ -143,11 +143,14 @@ function(gemm_add_step name)
   if(_min_arch STREQUAL "")
     set(_min_arch null)
   endif()
-  # The mapping's declarations the host tests derive their lists from (tests/host/declared_steps.hpp.in).
+  # What its mapping declares, which the host tests derive their lists from
+  # (tests/host/declared_steps.hpp.in): a trace, a table of tunables. CMake reads the mapping again
+  # when it changes.
   set(_mapping ${CMAKE_CURRENT_SOURCE_DIR}/mapping.hpp)
   set(_traced false)
   set(_tunables false)
   if(EXISTS ${_mapping})
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_mapping})
     file(READ ${_mapping} _text)
     if(_text MATCHES "void trace_warp\\(")
       set(_traced true)
@@ -188,7 +191,7 @@ function(gemm_write_step_manifest)
   get_property(_entries GLOBAL PROPERTY GEMM_STEP_MANIFEST)
   list(JOIN _entries ",\n    " _entries)
   file(CONFIGURE OUTPUT ${PROJECT_BINARY_DIR}/steps.json
-       CONTENT "{\n  \"schema\": \"gemm-steps-manifest/1\",\n  \"steps\": [\n    ${_entries}\n  ]\n}\n")
+       CONTENT "{\n  \"schema\": \"gemm-steps-manifest/1\",\n  \"steps\": [\n    ${_entries}\n  ]\n}\n" @ONLY)
 
   get_property(_steps GLOBAL PROPERTY GEMM_STEPS)
   set(GEMM_DECLARED_STEP_INCLUDES "")
