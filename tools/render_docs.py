@@ -4,7 +4,8 @@
 A table lives between two markers; everything between them is generated:
 
     <!-- results-table steps=01_naive,02_gmem_coalescing -->
-    <!-- end results-table -->
+    <!-- end results-table -->                   (a row per run and shape; % of the peak of the run's
+                                                  inputs: fp32, dense 16-bit or FP8 tensor cores)
 
     <!-- speedup-table base=01_naive step=02_gmem_coalescing -->
     <!-- end speedup-table -->                    (out=bf16: the runs of that output type, else f32;
@@ -13,15 +14,35 @@ A table lives between two markers; everything between them is generated:
     <!-- tf32-table step=11_split_k_tail -->    (the step, cuBLAS in fp32 and cuBLAS in TF32)
     <!-- end tf32-table -->
 
-    <!-- fp8-table step=19_fp8 -->               (the FP8 step, cuBLASLt with and without fast
+    <!-- fp8-table step=19_fp8 -->               (an FP8 step, cuBLASLt with and without fast
     <!-- end fp8-table -->                        accumulation, and the step's variants beside it)
 
     <!-- fp8-accuracy-table -->                  (the FP8 step's error against K for each PROMOTE,
     <!-- end fp8-accuracy-table -->               from fp8-accuracy-<gpu>.json)
 
+    <!-- model-table steps=14_mma_ldmatrix -->  (a line: the cases, the counters, how close or which
+    <!-- end model-table -->                      differ; the full table folded under it)
+
+    <!-- ladder-table kind=16-bit steps=12-14 size=4096 pairs=paired,paired-21-22 -->
+    <!-- end ladder-table -->                   (the map of the ladder, docs/ladder.md: a row per step
+                                                  of a kind (fp32, 16-bit, fp8) with its idea, its rate,
+                                                  the gain over the step before from one run, % of
+                                                  cuBLAS and % of the peak; pairs= subfolders holding
+                                                  two steps from one run, for gains the main file lacks)
+
+    <!-- ceiling instruction=wgmma -->          (one line: an instruction's measured ceiling per SM and
+    <!-- end ceiling -->                          clock, from ceilings-<gpu>.json; ffma, mma_sync,
+                                                  wgmma, wgmma_fp8; "not measured yet" without the file)
+
+    <!-- ceilings-table -->                      (every instruction's ceiling)
+    <!-- end ceilings-table -->
+
 Optional attributes: gpu=<results file name without .json> (default: every results file that has
 the steps), shapes=1024,4096x4096x4096 (default: every measured shape), dir=sustained (the results
-files of a subfolder of docs/results instead, e.g. the long runs under sustained load).
+files of a subfolder of docs/results instead, e.g. the long runs under sustained load). A results-
+or fp8-table shows the squares 1024, 2048, 4096 and 8192 and the shapes named by show=4088x4104x4096
+(a step's odd shapes), of the runs named by types=nn:bf16:f32,nn:f16:f16 (layout:inputs:output;
+default every run); its other rows are folded in a <details> section under it.
 --check exits 1 when a doc is not what the results files give (a CTest test runs it), so no
 figure in the docs can be typed by hand.
 """
@@ -35,7 +56,8 @@ import results_lib  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 BLOCK = re.compile(r"(<!-- (results-table|speedup-table|tf32-table|fp8-table|fp8-accuracy-table|demo-table|model-table|"
-                   r"repeat-table|sweep-table)([^>]*)-->\n)(.*?)(<!-- end \2 -->)", re.S)
+                   r"repeat-table|sweep-table|ladder-table|ceilings-table|ceiling|tile-table|code)([^>]*)-->\n)(.*?)(<!-- end \2 -->)",
+                   re.S)
 NO_RESULTS = "*No measured results yet: run `tools/bench_all.py` on a GPU (see README).*\n"
 
 
@@ -76,14 +98,65 @@ def source_line(document, path, runs):
             f"from `{os.path.relpath(path, ROOT)}`.*")
 
 
-# FP32 lanes per SM by compute capability (the CUDA programming guide's arithmetic throughput table).
-FP32_LANES = {"7.5": 64, "8.0": 64, "8.6": 128, "8.7": 128, "8.9": 128, "9.0": 128}
+# The squares every step page's tables show; other shapes (odd ones, and sizes between) are folded
+# under the table unless the marker names them with show=.
+STANDARD_SQUARES = (1024, 2048, 4096, 8192)
 
 
-def fp32_peak_gflops(device):
-    """SMs x FP32 lanes x 2 flops (an FFMA) x clock: the fp32 floor of a GEMM on this GPU."""
-    lanes = FP32_LANES.get(device["compute_capability"], 128)
-    return device["sms"] * lanes * 2 * device["clock_mhz"] / 1000.0
+def shown_shapes(attributes):
+    """The shapes a table shows unfolded: the standard squares and those named by show=."""
+    wanted = {(n, n, n) for n in STANDARD_SQUARES}
+    return wanted | (shape_filter({"shapes": attributes["show"]}) if "show" in attributes else set())
+
+
+def shown_types(attributes):
+    """The runs a table shows unfolded, by types=nn:bf16:f32,nt:f16:f16 (layout:inputs:output); None: all."""
+    if "types" not in attributes:
+        return None
+    return {tuple(item.lower().split(":")) for item in attributes["types"].split(",")}
+
+
+def is_shown(attributes, run, key):
+    types = shown_types(attributes)
+    return key in shown_shapes(attributes) and (
+        types is None or (run.get("layout", "nn"), run.get("dtype", "f32"), run.get("out", "f32")) in types)
+
+
+def fold(header, shown, more, what="row"):
+    """A table whose rows `more` are one click away: the shown rows, then the rest in a <details>
+    section with the same header (GitHub renders Markdown inside <details> after a blank line)."""
+    out = header + shown
+    if more:
+        labels = []
+        for row in more:
+            label = row.split(" | ")[1] if row.count(" | ") > 1 else row
+            label = label.split(" (")[0]
+            if label not in labels:
+                labels.append(label)
+        out += ["", f"<details><summary>{len(more)} more {what}{'s' if len(more) > 1 else ''}: "
+                f"{', '.join(labels)}</summary>", ""] + header + more + ["", "</details>"]
+    return out
+
+
+def peak_kinds(runs):
+    """The kinds of peak the runs are measured against, in ladder order."""
+    order = ("fp32", "16-bit", "fp8")
+    return sorted({results_lib.input_kind(run.get("dtype")) for run in runs}, key=order.index)
+
+
+def peak_header(kinds):
+    names = {"fp32": "% of fp32 peak", "16-bit": "% of tensor-core peak", "fp8": "% of FP8 peak"}
+    return names[kinds[0]] if len(kinds) == 1 else "% of peak"
+
+
+def peak_cell(device, run, gflops):
+    peak = results_lib.peak_gflops(device, results_lib.input_kind(run.get("dtype")))
+    return f"{100 * gflops / peak:.1f}%" if peak else "–"
+
+
+def peak_caption(device, kinds):
+    return " ".join(results_lib.peak_formula(device, kind) + "." for kind in kinds) + \
+        ("" if kinds == ["fp32"] else " ([peaks](ladder.md#peaks-and-ceilings))")
 
 
 def find_runs(document, step):
@@ -124,6 +197,9 @@ def row_label(run, shape):
 
 
 def results_table(attributes, documents):
+    """The runs of the steps named, a row per shape: time, rate, % of the peak the run's inputs are
+    measured against (fp32, dense 16-bit or FP8 tensor cores), cuBLAS, error and verdict. The
+    standard squares and the shapes named by show= are shown, the rest folded under the table."""
     steps = attributes.get("steps", "").split(",")
     wanted = shape_filter(attributes)
     out = []
@@ -131,32 +207,34 @@ def results_table(attributes, documents):
         runs = [run for step in steps for run in find_runs(document, step)]
         if not runs:
             continue
-        peak = fp32_peak_gflops(document["device"])
-        out.append("| step | M×N×K | median ms | GFLOPS | % of fp32 peak | cuBLAS GFLOPS | % of cuBLAS | rel. error | check |")
-        out.append("|---|---|---:|---:|---:|---:|---:|---:|---|")
+        device, kinds = document["device"], peak_kinds(runs)
+        header = [f"| step | M×N×K | median ms | GFLOPS | {peak_header(kinds)} | cuBLAS GFLOPS | % of cuBLAS | "
+                  "rel. error | check |",
+                  "|---|---|---:|---:|---:|---:|---:|---:|---|"]
+        shown, more = [], []
         for run in runs:
             name = run["step"] + (f" ({run['variant']})" if run.get("variant") else "")
             if run.get("dtype", "f32") != "f32":  # a tensor-core run: its layout and types
                 name += " " + types_label(run)
             for shape in run["shapes"]:
-                if wanted and (shape["m"], shape["n"], shape["k"]) not in wanted:
+                key = (shape["m"], shape["n"], shape["k"])
+                if wanted and key not in wanted:
                     continue
                 timing, cublas, check = shape.get("time"), shape.get("cublas"), shape.get("check")
                 error = check["relative_frobenius"] if check else None
-                label = row_label(run, shape)
-                out.append("| {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
-                    name, label,
+                row = "| {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
+                    name, row_label(run, shape),
                     fmt(timing["median_ms"], 3) if timing else "–",
                     fmt(timing["gflops"]) if timing else "–",
-                    f"{100 * timing['gflops'] / peak:.1f}%" if timing and run.get("dtype") == "f32" else "–",
+                    peak_cell(device, run, timing["gflops"]) if timing else "–",
                     fmt(cublas["gflops"]) if cublas else "–",
                     f"{100 * shape['fraction_of_cublas']:.1f}%" if cublas else "–",
                     f"{error:.1e}" if error is not None else "–",
-                    shape["verdict"]))
+                    shape["verdict"])
+                (shown if is_shown(attributes, run, key) else more).append(row)
+        out += fold(header, shown, more)
         out.append("")
-        out.append(source_line(document, path, runs) + f" fp32 peak = {document['device']['sms']} SMs × "
-                   f"{FP32_LANES.get(document['device']['compute_capability'], 128)} lanes × 2 × "
-                   f"{document['device']['clock_mhz']} MHz = {fmt(peak / 1000, 1)} TFLOPS.")
+        out.append(source_line(document, path, runs) + " " + peak_caption(device, kinds))
         out.append("")
     return "\n".join(out) if out else NO_RESULTS
 
@@ -262,12 +340,13 @@ def fp8_table(attributes, documents):
         if not mains:
             continue
         variants = sorted({variant["variant"] for listed in beside.values() for variant in listed})
-        header = "| types | M×N×K | TFLOPS | cuBLASLt TFLOPS | % of cuBLASLt | cuBLASLt fast accum. TFLOPS |"
-        rule = "|---|---|---:|---:|---:|---:|"
+        header = ("| types | M×N×K | TFLOPS | % of FP8 peak | cuBLASLt TFLOPS | % of cuBLASLt | "
+                  "cuBLASLt fast accum. TFLOPS |")
+        rule = "|---|---|---:|---:|---:|---:|---:|"
         for name in variants:
             header += f" {name} TFLOPS | {name} % of cuBLASLt |"
             rule += "---:|---:|"
-        rows = []
+        rows, more = [], []
         for run in mains:
             name = (f"{run['variant']}: " if run.get("variant") else "") + types_label(run)
             for shape in run["shapes"]:
@@ -276,6 +355,7 @@ def fp8_table(attributes, documents):
                     continue
                 cublas, fast = shape.get("cublas"), shape.get("cublas_fast_accum")
                 cells = [name, row_label(run, shape), tflops(shape["time"]),
+                         peak_cell(document["device"], run, shape["time"]["gflops"]),
                          tflops(cublas) if cublas else "–",
                          f"{100 * shape['fraction_of_cublas']:.1f}%" if cublas else "–",
                          tflops(fast) if fast else "–"]
@@ -294,12 +374,12 @@ def fp8_table(attributes, documents):
                               if mine.get(k) != v and run["params"].get(k) == variant["params"].get(k)}
                     cells += [tflops(other["time"]) + (f" ({params_text(differ)})" if differ else ""),
                               f"{100 * other['fraction_of_cublas']:.1f}%" if "cublas" in other else "–"]
-                rows.append("| " + " | ".join(cells) + " |")
-        if not rows:
+                (rows if is_shown(attributes, run, key) else more).append("| " + " | ".join(cells) + " |")
+        if not rows and not more:
             continue
         shown = mains + [v for listed in beside.values() for v in listed]
-        out += [header, rule] + rows + [""]
-        caption = source_line(document, path, shown)
+        out += fold([header, rule], rows, more) + [""]
+        caption = source_line(document, path, shown) + " " + peak_caption(document["device"], ["fp8"])
         first = mains[0]
         if first.get("cublas_call"):
             caption += f" cuBLASLt: `{first['cublas_call']}`, each row with its own types and output"
@@ -435,8 +515,33 @@ def demo_table(attributes, documents):
     return "\n".join(out) if out else NO_RESULTS
 
 
+def model_summary(rows):
+    """One line for a model-vs-profiler table: how many cases and counters, and either how close every
+    counter came or which differ (by counter: in how many cases, by how much, whether held to the
+    rule). rows: (case label, counter, predicted, measured, agree, held)."""
+    cases = len({row[0] for row in rows})
+    head = f"**{cases} case{'s' if cases != 1 else ''}, {len(rows)} counters:"
+    def off(row):
+        return (row[3] - row[2]) / max(abs(row[2]), 1)
+    differ = [row for row in rows if not row[4]]
+    if not differ:
+        worst = max((abs(off(row)) for row in rows), default=0.0)
+        closeness = "is the model's exactly" if worst == 0 else f"within {100 * worst:.1f}% of the model's"
+        return f"{head} every counter {closeness}** (Nsight Compute against the access model; the table below)."
+    parts = []
+    for counter in dict.fromkeys(row[1] for row in differ):
+        mine = [row for row in differ if row[1] == counter]
+        low, high = min(off(row) for row in mine), max(off(row) for row in mine)
+        spread = f"{100 * low:+.1f}%" + (f" to {100 * high:+.1f}%" if high != low else "")
+        held = sum(row[5] for row in mine)
+        parts.append(f"{counter} in {len(mine)} case{'s' if len(mine) != 1 else ''} ({spread}"
+                     + (", not held to the rule" if held == 0 else f", {held} held to the rule") + ")")
+    return f"{head} all agree with the model but {len(differ)}**: {'; '.join(parts)} (the table below)."
+
+
 def model_table(attributes, results_dir):
-    """Predicted against measured counters, from model-vs-ncu-*.json."""
+    """Predicted against measured counters, from model-vs-ncu-*.json: a line that sums them up, the
+    full table folded under it."""
     steps = attributes["steps"].split(",")
     names = sorted(n for n in os.listdir(results_dir) if n.startswith("model-vs-ncu-") and n.endswith(".json"))
     out = []
@@ -445,8 +550,7 @@ def model_table(attributes, results_dir):
         cases = [c for c in document["cases"] if c["step"] in steps]
         if not cases:
             continue
-        out.append("| step | case | counter | predicted | measured | agree |")
-        out.append("|---|---|---|---:|---:|---|")
+        rows, facts = [], []
         for case in cases:
             label = case["variant"] or f"{case['shape']}, β={case['beta']:g}"
             for counter, values in case["counters"].items():
@@ -456,10 +560,14 @@ def model_table(attributes, results_dir):
                     continue
                 held = case.get("held", True) and values.get("held", True)
                 verdict = "yes" if values["agree"] else ("**no**" if held else "no (not held)")
-                out.append(f"| {case['step']} | {label} | {counter} | {values['predicted']:,} | "
-                           f"{values['measured']:,} | {verdict} |")
-        out.append("")
+                rows.append(f"| {case['step']} | {label} | {counter} | {values['predicted']:,} | "
+                            f"{values['measured']:,} | {verdict} |")
+                facts.append((f"{case['step']} {label}", counter, values["predicted"], values["measured"],
+                              values["agree"], held))
         commits = ", ".join(sorted({short_commit(c.get("commit", document["commit"])) for c in cases}))
+        out += [model_summary(facts), "", "<details><summary>The counters, case by case</summary>", "",
+                "| step | case | counter | predicted | measured | agree |", "|---|---|---|---:|---:|---|"] + rows
+        out += ["", "</details>", ""]
         out.append(f"*{document['gpu']}, {document['ncu']}, commit {commits}; counters that are 0 "
                    f"in both are left out; from `docs/results/{name}` (tools/check_model_ncu.py).*")
         out.append("")
@@ -512,6 +620,218 @@ def sweep_table(attributes, results_dir):
     return "\n".join(out) if out else "*Not swept yet: run `tools/sweep_params.py` on a GPU.*\n"
 
 
+# The ladder's instructions whose ceilings tools/experiments/instruction_ceilings.cu measures: what a
+# line calls each, and the peak its rate per SM and clock is a fraction of.
+CEILING_INSTRUCTIONS = {
+    "ffma": ("FFMA", "fp32"),
+    "mma_sync": ("mma.sync m16n8k16", "16-bit"),
+    "mma_sync_ldmatrix": ("step 14's loop: ldmatrix and mma.sync", "16-bit"),
+    "mma_sync_ldmatrix_barrier": ("step 14's loop with its barrier", "16-bit"),
+    "wgmma": ("wgmma m64n256k16", "16-bit"),
+    "wgmma_fp8": ("FP8 wgmma m64n192k32", "fp8"),
+}
+CEILING_COMMAND = ("run `tools/experiments/instruction_ceilings.cu` on a GPU ([how](ladder.md#peaks-and-ceilings))")
+
+
+def best_ceiling(document, instruction, phase):
+    """The configuration of an instruction that measured the most FLOP per SM per clock in a phase."""
+    entries = [c for c in document["ceilings"] if c["instruction"] == instruction and c["phase"] == phase]
+    return max(entries, key=lambda c: c["flop_per_sm_clock"]) if entries else None
+
+
+def ceiling_source(document, path):
+    device = document["device"]
+    return (f"{device['name']}, {device['sms']} SMs, driver {device['driver']}, runtime {device['runtime']}; run "
+            f"{document['date'][:10]}, commit {short_commit(document['commit'])}; from "
+            f"`{os.path.relpath(path, ROOT)}` (tools/experiments/instruction_ceilings.cu)")
+
+
+def ceiling_line(attributes, results_dir):
+    """One line: an instruction's measured ceiling per SM and clock, as a fraction of its peak."""
+    instruction = attributes["instruction"]
+    if instruction not in CEILING_INSTRUCTIONS:
+        raise RuntimeError(f"ceiling: unknown instruction {instruction!r} (one of {', '.join(CEILING_INSTRUCTIONS)})")
+    label, kind = CEILING_INSTRUCTIONS[instruction]
+    lines = []
+    for path in results_lib.ceilings_files(results_dir):
+        document = results_lib.load(path)
+        short, sustained = best_ceiling(document, instruction, "short"), best_ceiling(document, instruction, "sustained")
+        if short is None:
+            continue
+        device = document["device"]
+        per_clock = results_lib.flop_per_sm_clock(device["compute_capability"], kind)
+        share = f", {100 * short['flop_per_sm_clock'] / per_clock:.1f}% of the {results_lib.PEAK_NAMES[kind]}'s {per_clock}" \
+            if per_clock else ""
+        held = (f"; over {sustained['launches']} longer launches, at the power limit: "
+                f"{sustained['flop_per_sm_clock']:,.0f} at a median {sustained['clock_mhz']:,.0f} MHz") if sustained else ""
+        lines.append(f"**Ceiling of {label}** alone, with no memory traffic: {short['flop_per_sm_clock']:,.0f} FLOP per "
+                     f"SM per clock{share} ({short['config']}, {short['launches']} launches back to back, "
+                     f"{short['tflops']:,.1f} TFLOPS at a median {short['clock_mhz']:,.0f} MHz{held}). "
+                     f"*{ceiling_source(document, path)}.*")
+    return "\n\n".join(lines) if lines else f"**Ceiling of {label}:** not measured yet: {CEILING_COMMAND}.\n"
+
+
+def ceilings_table(attributes, results_dir):
+    """Every instruction's ceiling, short and sustained, per clock and as a fraction of its peak."""
+    out = []
+    for path in results_lib.ceilings_files(results_dir):
+        document = results_lib.load(path)
+        device = document["device"]
+        out += ["| instruction | configuration | TFLOPS | MHz | FLOP / SM / clock | of the peak per clock | "
+                "sustained: TFLOPS | MHz | FLOP / SM / clock |",
+                "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+        for instruction, (label, kind) in CEILING_INSTRUCTIONS.items():
+            short, sustained = best_ceiling(document, instruction, "short"), best_ceiling(document, instruction, "sustained")
+            if short is None:
+                continue
+            per_clock = results_lib.flop_per_sm_clock(device["compute_capability"], kind)
+            out.append("| {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
+                label, short["config"], fmt(short["tflops"]), f"{short['clock_mhz']:,.0f}",
+                f"{short['flop_per_sm_clock']:,.0f}",
+                f"{100 * short['flop_per_sm_clock'] / per_clock:.1f}% of {per_clock}" if per_clock else "–",
+                fmt(sustained["tflops"]) if sustained else "–",
+                f"{sustained['clock_mhz']:,.0f}" if sustained else "–",
+                f"{sustained['flop_per_sm_clock']:,.0f}" if sustained else "–"))
+        out += ["", f"*{ceiling_source(document, path)}. The best configuration of each instruction; "
+                "the median of 20 launches back to back, and of 400 ten times longer ones (sustained); each "
+                "launch's rate per SM and clock is over the clock it measured.*", ""]
+    return "\n".join(out) if out else f"*Not measured yet: {CEILING_COMMAND}.*\n"
+
+
+def step_range(text):
+    """"12-14" or "12,14,15" -> {"12", "13", "14"} (step numbers as two digits)."""
+    numbers = set()
+    for part in text.split(","):
+        first, _, last = part.partition("-")
+        numbers |= {f"{n:02d}" for n in range(int(first), int(last or first) + 1)}
+    return numbers
+
+
+def step_idea(step, docs_dir, run):
+    """The step's page and its one idea, as the page's title says it ("10 · A cp.async pipeline");
+    without the page, the program's own description."""
+    pages = sorted(n for n in os.listdir(docs_dir) if n.startswith(step[:2] + "-") and n.endswith(".md")) \
+        if os.path.isdir(docs_dir) else []
+    if pages:
+        with open(os.path.join(docs_dir, pages[0]), encoding="utf-8") as handle:
+            title = handle.readline().lstrip("# ").strip()
+        return f"[{step[:2]}]({pages[0]})", title.split(" · ", 1)[-1]
+    return step[:2], run.get("description", "")
+
+
+def ladder_table(attributes, documents, results_dir):
+    """The map of the ladder for one kind of step (fp32, 16-bit, fp8): a row per step at size^3 with
+    its idea, its rate, the gain over the step before from one run, % of cuBLAS and % of the peak."""
+    kind, size = attributes.get("kind", "fp32"), int(attributes.get("size", "4096"))
+    shown = step_range(attributes["steps"]) if "steps" in attributes else None
+    pairs = []
+    for folder in attributes.get("pairs", "").split(",") if attributes.get("pairs") else []:
+        pairs += [(f, results_lib.load(f)) for f in results_lib.results_files(os.path.join(results_dir, folder))]
+    docs_dir = os.path.normpath(os.path.join(results_dir, ".."))
+    tera = kind != "fp32"
+    out = []
+    for path, document in documents:
+        title, runs = next((title, runs) for k, title, runs in results_lib.ladder_runs(document) if k == kind)
+        rows = [r for r in results_lib.ladder_rows(document, runs, size, kind, pairs)
+                if shown is None or r["step"][:2] in shown]
+        if not rows:
+            continue
+        out += [f"| step | the idea | {'TFLOPS' if tera else 'GFLOPS'} at {size}³ | × the step before | "
+                f"% of {'cuBLASLt' if kind == 'fp8' else 'cuBLAS'} | % of peak |",
+                "|---|---|---:|---:|---:|---:|"]
+        used = set()
+        for r in rows:
+            link, idea = step_idea(r["step"], docs_dir, r["run"])
+            if r["gain"]:
+                gain = f"{r['gain']:.2f}×" + ("†" if r["gain_from"] else "")
+                if r["gain_from"]:
+                    used.add(os.path.relpath(r["gain_from"], ROOT))
+            else:
+                gain = "–, not in one run" if r["gain_note"] == "not in one run" else "–"
+            rate = fmt(r["gflops"] / 1000.0) if tera else fmt(r["gflops"], 0)
+            out.append(f"| {link} | {idea} | {rate} | {gain} | "
+                       + (f"{100 * r['fraction']:.1f}%" if r["fraction"] is not None else "–") + " | "
+                       + (f"{100 * r['peak_fraction']:.1f}%" if r["peak_fraction"] is not None else "–") + " |")
+        caption = source_line(document, path, [r["run"] for r in rows]) + f" Runs: {title}. " + \
+            results_lib.peak_formula(document["device"], kind) + "."
+        caption += (" A gain is the ratio of two runs' medians from one run of the benchmarks (one `bench_all.py` "
+                    "call); where the file's run of the step before is from another session it is not given")
+        caption += (f"; †: from the pair measured in one run in `{'`, `'.join(sorted(used))}`." if used else ".")
+        out += ["", caption, ""]
+    return "\n".join(out) if out else NO_RESULTS
+
+
+def quote_definition(lines, name):
+    """The lines of a definition of `name` in a C++ source, with the comment right above it: a
+    function (through its closing brace) or a constant (one statement)."""
+    head = re.compile(r"^(?:(?:inline|GEMM_HD|constexpr|static|template\s*<[^>]*>)\s+)*[\w:<>,&*\s]*?\b"
+                      + re.escape(name) + r"\s*(\(|=|\{)")
+    for index, line in enumerate(lines):
+        match = head.match(line)
+        if not match or line.startswith((" ", "\t", "//")):
+            continue
+        start = index
+        while start > 0 and lines[start - 1].lstrip().startswith("//"):
+            start -= 1
+        end, depth = index, 0
+        if match.group(1) == "(":
+            opened = False
+            for end in range(index, len(lines)):
+                depth += lines[end].count("{") - lines[end].count("}")
+                opened = opened or "{" in lines[end]
+                if opened and depth <= 0:
+                    break
+        else:
+            while not lines[end].split("//")[0].rstrip().endswith(";"):
+                end += 1
+        return lines[start:end + 1]
+    raise RuntimeError(f"code: no top-level definition of {name!r}")
+
+
+def code_quote(attributes):
+    """Definitions quoted from a source file of the checkout (names=, in that order), so that a
+    page's quote is the code as it is: --check fails when the code changes."""
+    path = os.path.join(ROOT, attributes["file"])
+    with open(path, encoding="utf-8") as handle:
+        lines = handle.read().split("\n")
+    quoted = []
+    for name in attributes["names"].split(","):
+        quoted += ([""] if quoted else []) + quote_definition(lines, name)
+    return "\n".join([f"From `{attributes['file']}`:", "", "```cpp"] + quoted + ["```"])
+
+
+def tile_table(attributes, documents):
+    """The tile a step ran at each measured shape, from the tunables its results file records (a
+    step choosing its tile by shape records the shape's own), with the rate and % of cuBLAS."""
+    step = attributes["step"]
+    wanted = shape_filter(attributes)
+    out = []
+    for path, document in documents:
+        runs = find_runs(document, step)
+        kind_types = {k: types for k, _, types in results_lib.LADDER_KINDS}
+        preferred = [r for r in runs if shown_types(attributes) and is_shown(attributes, r, None)
+                     or all(r.get(key, "f32") == value for key, value in
+                            kind_types[results_lib.input_kind(r.get("dtype"))].items())]
+        run = next((r for r in preferred if not r.get("variant")), None)
+        if run is None:
+            continue
+        tera = run.get("dtype", "f32") != "f32"
+        out += [f"| M×N×K | tile (BM × BN) | chosen by shape | {'TFLOPS' if tera else 'GFLOPS'} | % of cuBLAS |",
+                "|---|---|---|---:|---:|"]
+        for shape in run["shapes"]:
+            if "time" not in shape or (wanted and (shape["m"], shape["n"], shape["k"]) not in wanted):
+                continue
+            params = dict(run["params"], **shape.get("params", {}))
+            own = own_params(run, shape)
+            rate = shape["time"]["gflops"] / (1000.0 if tera else 1.0)
+            out.append(f"| {shape_label(shape)} | {params.get('BM', '?')} × {params.get('BN', '?')} | "
+                       + (params_text(own) if own else "no: the default") + f" | {fmt(rate, 1 if tera else 0)} | "
+                       + (f"{100 * shape['fraction_of_cublas']:.1f}%" if "cublas" in shape else "–") + " |")
+        out += ["", source_line(document, path, [run]) + f" The run: {step}"
+                + (f", {types_label(run)}" if tera else "") + f"; its default {params_text(run['params'])}.", ""]
+    return "\n".join(out) if out else NO_RESULTS
+
+
 def render(text, results_dir):
     def documents_for(attributes):
         folder = os.path.join(results_dir, attributes.get("dir", ""))  # dir=sustained: a subfolder
@@ -524,6 +844,16 @@ def render(text, results_dir):
         kind, attributes = match.group(2), parse_attributes(match.group(3))
         if kind == "model-table":
             body = model_table(attributes, results_dir)
+        elif kind == "code":
+            body = code_quote(attributes)
+        elif kind == "tile-table":
+            body = tile_table(attributes, documents_for(attributes))
+        elif kind == "ceiling":
+            body = ceiling_line(attributes, results_dir)
+        elif kind == "ceilings-table":
+            body = ceilings_table(attributes, results_dir)
+        elif kind == "ladder-table":
+            body = ladder_table(attributes, documents_for(attributes), results_dir)
         elif kind == "fp8-accuracy-table":
             body = fp8_accuracy_table(attributes, results_dir)
         elif kind == "repeat-table":

@@ -126,7 +126,8 @@ class RenderTest(unittest.TestCase):
         for name in sorted(os.listdir(docs)):
             if not name.endswith(".md"):
                 continue
-            lines = open(os.path.join(docs, name), encoding="utf-8").read().split("\n")
+            with open(os.path.join(docs, name), encoding="utf-8") as handle:
+                lines = handle.read().split("\n")
             for i in range(len(lines) - 1):
                 if lines[i].startswith("|") and re.match(r"^\|(\s*:?-+:?\s*\|)+\s*$", lines[i + 1]):
                     cells = lambda line: line.strip().strip("|").count("|") + 1
@@ -205,6 +206,151 @@ class RenderTest(unittest.TestCase):
         self.assertIn("cublasGemmEx (TF32)", table)
         self.assertEqual(render_docs.tf32_table({"step": "01_naive"}, [("x.json", doc)]), render_docs.NO_RESULTS)
 
+    def test_results_table_folds_the_shapes_other_than_the_standard_squares(self):
+        doc = document()
+        odd = shape(1024, 12.0, 1.0)
+        odd["m"], odd["n"], odd["k"] = 1000, 999, 1001
+        doc["runs"][0]["shapes"].append(odd)
+        table = render_docs.results_table({"steps": "01_naive"}, [("x.json", doc)])
+        shown, _, folded = table.partition("<details>")
+        self.assertIn("| 01_naive | 1024×1024×1024 |", shown)
+        self.assertNotIn("1000×999×1001", shown)
+        self.assertIn("<summary>1 more row: 1000×999×1001</summary>", folded)
+        self.assertIn("| 01_naive | 1000×999×1001 |", folded)
+        self.assertIn("</details>", folded)
+        named = render_docs.results_table({"steps": "01_naive", "show": "1000x999x1001"}, [("x.json", doc)])
+        self.assertNotIn("<details>", named)
+        self.assertIn("| 01_naive | 1000×999×1001 |", named)
+
+    def test_results_table_shows_the_types_named_and_folds_the_others(self):
+        doc = document()
+        doc["runs"][1].update(step="01_naive", dtype="bf16", out="bf16")
+        table = render_docs.results_table({"steps": "01_naive", "types": "nn:f32:f32"}, [("x.json", doc)])
+        shown, _, folded = table.partition("<details>")
+        self.assertIn("| 01_naive | 1024×1024×1024 | 10.000 |", shown)
+        self.assertNotIn("bf16", shown.split("\n\n")[0])
+        self.assertIn("| 01_naive NN, bf16 → bf16 | 1024×1024×1024 | 2.500 |", folded)
+
+    def test_check_fails_when_a_folded_row_disagrees_with_the_results(self):
+        doc = document()
+        odd = shape(1024, 12.0, 1.0)
+        odd["m"], odd["n"], odd["k"] = 1000, 999, 1001
+        doc["runs"][0]["shapes"].append(odd)
+        with open(os.path.join(self.folder, "test-gpu.json"), "w", encoding="utf-8") as handle:
+            json.dump(doc, handle)
+        text = render_docs.render("<!-- results-table steps=01_naive -->\n<!-- end results-table -->\n", self.folder)
+        self.assertEqual(render_docs.render(text, self.folder), text)
+        edited = text.replace("| 01_naive | 1000×999×1001 | 12.000 |", "| 01_naive | 1000×999×1001 | 11.000 |")
+        self.assertNotEqual(edited, text)
+        self.assertNotEqual(render_docs.render(edited, self.folder), edited)  # what --check reports
+
+    def test_tensor_core_rows_are_a_fraction_of_the_tensor_core_peak(self):
+        doc = document()
+        for run in doc["runs"]:
+            run.update(dtype="bf16", out="f32")
+        table = render_docs.results_table({"steps": "01_naive"}, [("x.json", doc)])
+        # 214.7 GFLOPS of 132 SMs x 4096 FLOP x 1980 MHz = 1,070,530 GFLOPS: 0.0%; the header says which peak.
+        self.assertIn("| step | M×N×K | median ms | GFLOPS | % of tensor-core peak |", table)
+        self.assertIn("| 10.000 | 214.7 | 0.0% |", table)
+        self.assertIn("dense 16-bit tensor-core peak = 132 SMs × 4096 FLOP/clock × 1980 MHz = 1,070.5 TFLOPS", table)
+        self.assertNotIn("fp32 peak", table)
+        doc["device"]["compute_capability"] = "7.5"  # a peak the tables do not know is not guessed
+        self.assertIn("| 10.000 | 214.7 | – |", render_docs.results_table({"steps": "01_naive"}, [("x.json", doc)]))
+
+    def test_model_table_is_summed_up_in_a_line_above_the_folded_table(self):
+        def case(step, predicted, measured, agree=True, held=True):
+            return {"step": step, "variant": "", "shape": "128x128x128", "beta": 0.0, "held": held,
+                    "counters": {"global_load_sectors": {"predicted": predicted, "measured": measured, "agree": agree},
+                                 "shared_load_requests": {"predicted": 0, "measured": 0, "agree": True}}}
+        model = {"gpu": "Test GPU", "ncu": "ncu 1", "commit": "abc",
+                 "cases": [case("01_naive", 100, 100), case("02_gmem_coalescing", 100, 101),
+                           case("13_wmma_pipeline", 100, 120, agree=False, held=False)]}
+        with open(os.path.join(self.folder, "model-vs-ncu-test-gpu.json"), "w", encoding="utf-8") as handle:
+            json.dump(model, handle)
+        exact = render_docs.model_table({"steps": "01_naive"}, self.folder)
+        self.assertTrue(exact.startswith("**1 case, 1 counters: every counter is the model's exactly**"))
+        close = render_docs.model_table({"steps": "01_naive,02_gmem_coalescing"}, self.folder)
+        self.assertIn("every counter within 1.0% of the model's", close)
+        differ = render_docs.model_table({"steps": "13_wmma_pipeline"}, self.folder)
+        self.assertIn("all agree with the model but 1**: global_load_sectors in 1 case (+20.0%, not held to the rule)",
+                      differ)
+        self.assertIn("<details><summary>The counters, case by case</summary>", differ)
+        self.assertIn("| 13_wmma_pipeline | 128x128x128, β=0 | global_load_sectors | 100 | 120 | no (not held) |", differ)
+
+    def test_a_ceiling_is_not_measured_until_its_file_exists(self):
+        text = "<!-- ceiling instruction=wgmma -->\n<!-- end ceiling -->\n"
+        self.assertIn("not measured yet", render_docs.render(text, self.folder))
+        with self.assertRaises(RuntimeError):
+            render_docs.ceiling_line({"instruction": "hmma"}, self.folder)
+        entry = {"instruction": "wgmma", "label": "wgmma m64n256k16 bf16", "config": "2 warpgroups/SM", "launches": 20,
+                 "median_ms": 1.0, "tflops": 900.0, "first_tflops": 900.0, "last_tflops": 900.0, "clock_mhz": 1800.0}
+        ceilings = {"schema": "gemm-steps-ceilings/1", "commit": "abc", "date": "2026-01-01T00:00:00Z",
+                    "device": {"name": "Test GPU", "compute_capability": "9.0", "sms": 132, "clock_mhz": 1980,
+                               "driver": "13.0", "runtime": "13.0"},
+                    "ceilings": [dict(entry, phase="short", flop_per_sm_clock=3900.0),
+                                 dict(entry, phase="short", config="1 warpgroup/SM", flop_per_sm_clock=3000.0),
+                                 dict(entry, phase="sustained", launches=400, flop_per_sm_clock=3800.0,
+                                      clock_mhz=1600.0)]}
+        with open(os.path.join(self.folder, "ceilings-test-gpu.json"), "w", encoding="utf-8") as handle:
+            json.dump(ceilings, handle)
+        line = render_docs.render(text, self.folder)
+        # The best configuration, per clock and as a share of the 4096 FLOP per SM and clock.
+        self.assertIn("3,900 FLOP per SM per clock, 95.2% of the dense 16-bit tensor-core peak's 4096", line)
+        self.assertIn("3,800 at a median 1,600 MHz", line)
+        self.assertIn("ceilings-test-gpu.json", line)
+        self.assertIn("| wgmma m64n256k16 | 2 warpgroups/SM | 900.0 | 1,800 | 3,900 | 95.2% of 4096 |",
+                      render_docs.ceilings_table({}, self.folder))
+        self.assertNotIn("not measured", render_docs.ceiling_line({"instruction": "wgmma"}, self.folder))
+        self.assertIn("not measured yet", render_docs.ceiling_line({"instruction": "ffma"}, self.folder))
+        # The ceilings file is not a results file.
+        self.assertNotIn("ceilings-test-gpu.json", " ".join(results_lib.results_files(self.folder)))
+
+    def test_ladder_table_gives_a_gain_only_within_one_run(self):
+        doc = document()
+        doc["runs"].append(dict(copy.deepcopy(doc["runs"][1]), step="05_smem_tiling", commit="def",
+                                description="tiles in shared memory", shapes=[shape(1024, 2.0, 1.0)]))
+        table = render_docs.ladder_table({"kind": "fp32", "size": "1024"}, [("x.json", doc)], self.folder)
+        self.assertIn("| step | the idea | GFLOPS at 1024³ | × the step before | % of cuBLAS | % of peak |", table)
+        self.assertIn("| 02 |  | 859 | 4.00× | 40.0% |", table)
+        self.assertIn("| 05 | tiles in shared memory | 1,074 | –, not in one run | 50.0% |", table)
+        self.assertIn("fp32 peak = 132 SMs × 128 lanes × 2 × 1980 MHz", table)
+        only = render_docs.ladder_table({"kind": "fp32", "size": "1024", "steps": "2-5"}, [("x.json", doc)], self.folder)
+        self.assertNotIn("| 01 |", only)
+        self.assertIn("| 02 |  | 859 | 4.00× |", only)  # the gain over step 01, which the table leaves out
+        # A subfolder holding both from one run gives the gain, marked and named.
+        os.makedirs(os.path.join(self.folder, "pair"))
+        pair = document()
+        pair["runs"] = [dict(copy.deepcopy(doc["runs"][1]), commit="p"), dict(copy.deepcopy(doc["runs"][2]), commit="p")]
+        pair["runs"][0]["shapes"] = [shape(1024, 4.0, 1.0)]
+        with open(os.path.join(self.folder, "pair", "test-gpu.json"), "w", encoding="utf-8") as handle:
+            json.dump(pair, handle)
+        paired = render_docs.ladder_table({"kind": "fp32", "size": "1024", "pairs": "pair"}, [("x.json", doc)],
+                                          self.folder)
+        self.assertIn("| 1,074 | 2.00×† |", paired)
+        self.assertIn("pair/test-gpu.json", paired)
+
+    def test_code_quotes_a_definition_with_its_comment(self):
+        lines = ["// The count.", "constexpr int kCount = 4;  // four", "", "// Twice a value,",
+                 "// for the test.", "GEMM_HD int twice(int x) {", "  if (x) {", "    return 2 * x;", "  }",
+                 "  return 0;", "}", "inline int twice_again(int x) { return twice(twice(x)); }"]
+        self.assertEqual(render_docs.quote_definition(lines, "twice"), lines[3:11])
+        self.assertEqual(render_docs.quote_definition(lines, "kCount"), lines[0:2])
+        self.assertEqual(render_docs.quote_definition(lines, "twice_again"), lines[11:12])
+        with self.assertRaises(RuntimeError):
+            render_docs.quote_definition(lines, "thrice")
+        quoted = render_docs.code_quote({"file": "steps/22_tile_width/mapping.hpp", "names": "counted_time"})
+        self.assertIn("inline long long counted_time(", quoted)
+        self.assertTrue(quoted.rstrip().endswith("```"))
+
+    def test_tile_table_names_the_tile_each_shape_ran(self):
+        doc = document()
+        doc["runs"][1]["params"] = {"BM": 128, "BN": 256}
+        doc["runs"][1]["shapes"].append(dict(shape(2048, 20.0, 10.0), params={"BM": 256, "BN": 128}))
+        table = render_docs.tile_table({"step": "02_gmem_coalescing"}, [("x.json", doc)])
+        self.assertIn("| 1024×1024×1024 | 128 × 256 | no: the default | 859 | 40.0% |", table)
+        self.assertIn("| 2048×2048×2048 | 256 × 128 | BM=256 BN=128 | 859 | 50.0% |", table)
+        self.assertIn("its default BM=128 BN=256", table)
+
     def test_missing_results_say_so(self):
         text = "<!-- results-table steps=99_none -->\n<!-- end results-table -->\n"
         self.assertIn("No measured results yet", render_docs.render(text, self.folder))
@@ -215,17 +361,25 @@ class RenderTest(unittest.TestCase):
         self.assertIn("| 19_fp8 NT, e4m3 × e4m3 → bf16 | 1024×1024×1024 (BN=128) | 1.000 |", table)
         self.assertIn("| 19_fp8 NT, e5m2 × e4m3 → bf16 | 1024×1024×1024 (BN=128) |", table)
         self.assertIn("| 19_fp8 (no-promotion) NT, e4m3 × e4m3 → bf16 | 1024×1024×1024 | 0.800 |", table)
+        # The % column is of the FP8 tensor cores' dense peak at the run's clock, not of fp32's.
+        self.assertIn("| step | M×N×K | median ms | GFLOPS | % of FP8 peak |", table)
+        self.assertIn("| 1.000 | 2,147.5 | 0.1% |", table)
+        self.assertIn("dense FP8 tensor-core peak = 132 SMs × 8192 FLOP/clock × 1980 MHz", table)
+        self.assertNotIn("fp32 peak", table)
 
     def test_fp8_table_puts_the_variant_beside_its_run(self):
         doc = fp8_document()
         table = render_docs.fp8_table({"step": "19_fp8"}, [("docs/results/x.json", doc)])
-        self.assertIn("| types | M×N×K | TFLOPS | cuBLASLt TFLOPS | % of cuBLASLt | cuBLASLt fast accum. TFLOPS | "
-                      "no-promotion TFLOPS | no-promotion % of cuBLASLt |", table)
-        # 2 * 1024^3 flops: 1 ms is 2.1 TFLOPS; cuBLASLt 0.9 ms, fast accumulation 0.5 ms. The variant
-        # ran its own tile (BN=192, the run's) where this row chose BN=128: its cell says so.
-        self.assertIn("| NT, e4m3 × e4m3 → bf16 | 1024×1024×1024 (BN=128) | 2.1 | 2.4 | 90.0% | 4.3 | "
+        self.assertIn("| types | M×N×K | TFLOPS | % of FP8 peak | cuBLASLt TFLOPS | % of cuBLASLt | "
+                      "cuBLASLt fast accum. TFLOPS | no-promotion TFLOPS | no-promotion % of cuBLASLt |", table)
+        # 2 * 1024^3 flops: 1 ms is 2.1 TFLOPS, 0.1% of the FP8 peak of 132 SMs x 8192 x 1980 MHz;
+        # cuBLASLt 0.9 ms, fast accumulation 0.5 ms. The variant ran its own tile (BN=192, the run's)
+        # where this row chose BN=128: its cell says so.
+        self.assertIn("| NT, e4m3 × e4m3 → bf16 | 1024×1024×1024 (BN=128) | 2.1 | 0.1% | 2.4 | 90.0% | 4.3 | "
                       "2.7 (BN=192) | 125.0% |", table)
-        self.assertIn("| NT, e5m2 × e4m3 → bf16 | 1024×1024×1024 (BN=128) | 2.1 | 2.4 | 90.0% | 4.3 | – | – |", table)
+        self.assertIn("| NT, e5m2 × e4m3 → bf16 | 1024×1024×1024 (BN=128) | 2.1 | 0.1% | 2.4 | 90.0% | 4.3 | – | – |",
+                      table)
+        self.assertIn("dense FP8 tensor-core peak = 132 SMs × 8192 FLOP/clock × 1980 MHz = 2,141.1 TFLOPS", table)
         self.assertIn("fast accumulation on", table)
         self.assertIn("no-promotion: PROMOTE=0", table)
         self.assertEqual(table.count("| NT, e4m3 × e4m3 → bf16 |"), 1)  # the variant has no rows of its own
@@ -345,29 +499,62 @@ class PlotTest(unittest.TestCase):
 
 
 class LadderTest(unittest.TestCase):
-    def tensor_run(self, step, ms, dtype="f16", layout="nn", out="f32"):
+    def tensor_run(self, step, ms, dtype="f16", layout="nn", out="f32", commit="abc"):
         return {"step": step, "variant": "", "params": {}, "dtype": dtype, "layout": layout, "out": out,
-                "commit": "abc", "date": "2026-01-01T00:00:00Z", "shapes": [shape(1024, ms, 1.0)]}
+                "commit": commit, "date": "2026-01-01T00:00:00Z", "shapes": [shape(1024, ms, 1.0)]}
+
+    def kinds(self, doc):
+        return {kind: runs for kind, _, runs in results_lib.ladder_runs(doc)}
 
     def test_rows_come_from_the_file_in_step_order(self):
         doc = document()
         doc["runs"].reverse()
-        (title, runs), _, _ = ladder.ladder_runs(doc)
-        rows = ladder.rows_of(runs, 1024)
+        runs = self.kinds(doc)["fp32"]
+        rows = results_lib.ladder_rows(doc, runs, 1024, "fp32")
         self.assertEqual([r["step"] for r in rows], ["01_naive", "02_gmem_coalescing"])
         self.assertAlmostEqual(rows[0]["gflops"], results_lib.gflops(1024, 1024, 1024, 10.0))
         self.assertIsNone(rows[0]["gain"])
-        self.assertAlmostEqual(rows[1]["gain"], 4.0)  # 10 ms -> 2.5 ms
+        self.assertAlmostEqual(rows[1]["gain"], 4.0)  # 10 ms -> 2.5 ms, in one run (same commit, same time)
         self.assertAlmostEqual(rows[1]["fraction"], 0.4)
+        # Of the fp32 peak: 132 SMs x 256 FLOP x 1980 MHz.
+        self.assertAlmostEqual(rows[1]["peak_fraction"], rows[1]["gflops"] / (132 * 256 * 1980 / 1000.0))
+
+    def test_a_gain_needs_both_runs_from_one_run(self):
+        doc = document()
+        doc["runs"][1]["commit"] = "def"  # step 02 measured at another commit
+        rows = results_lib.ladder_rows(doc, self.kinds(doc)["fp32"], 1024, "fp32")
+        self.assertIsNone(rows[1]["gain"])
+        self.assertEqual(rows[1]["gain_note"], "not in one run")
+        doc["runs"][1]["commit"], doc["runs"][1]["date"] = "abc", "2026-01-02T00:00:00Z"  # same commit, a day later
+        self.assertIsNone(results_lib.ladder_rows(doc, self.kinds(doc)["fp32"], 1024, "fp32")[1]["gain"])
+        text = ladder.render(doc, "x.json", 1024)
+        self.assertIn("not measured in one run with the step before (02_gmem_coalescing)", text)
+        self.assertNotIn("4.00×", text)
+        # A file holding both from one run gives the gain, named.
+        pair = document()
+        pair["runs"][1]["shapes"] = [shape(1024, 5.0, 1.0)]
+        rows = results_lib.ladder_rows(doc, self.kinds(doc)["fp32"], 1024, "fp32", [("pair.json", pair)])
+        self.assertAlmostEqual(rows[1]["gain"], 2.0)  # 10 ms -> 5 ms in the pair's run, not the main file's
+        self.assertEqual(rows[1]["gain_from"], "pair.json")
+        self.assertIn("2.00×*", ladder.render(doc, "x.json", 1024, [("pair.json", pair)]))
+
+    def test_one_run_is_the_same_commit_within_hours_or_the_same_session(self):
+        a = {"commit": "abc", "date": "2026-01-01T00:00:00Z"}
+        self.assertTrue(results_lib.same_run(a, dict(a, date="2026-01-01T00:40:00Z")))
+        self.assertFalse(results_lib.same_run(a, dict(a, date="2026-01-01T09:00:00Z")))
+        self.assertFalse(results_lib.same_run(a, dict(a, commit="abd")))
+        self.assertTrue(results_lib.same_run(dict(a, session="s1"), dict(a, session="s1", date="2026-01-05T00:00:00Z")))
+        self.assertFalse(results_lib.same_run(dict(a, session="s1"), dict(a, session="s2")))
 
     def test_tensor_core_ladder_takes_one_run_per_step(self):
         doc = document()
         doc["runs"] += [self.tensor_run("12_wmma", 0.5), self.tensor_run("12_wmma", 0.1, dtype="bf16"),
                         self.tensor_run("12_wmma", 0.1, layout="tn"), self.tensor_run("14_mma_ldmatrix", 0.25)]
-        _, (title, runs), _ = ladder.ladder_runs(doc)
-        rows = ladder.rows_of(runs, 1024)
+        rows = results_lib.ladder_rows(doc, self.kinds(doc)["16-bit"], 1024, "16-bit")
         self.assertEqual([r["step"] for r in rows], ["12_wmma", "14_mma_ldmatrix"])
         self.assertAlmostEqual(rows[1]["gain"], 2.0)
+        # Of the dense 16-bit tensor-core peak: 132 SMs x 4096 FLOP x 1980 MHz.
+        self.assertAlmostEqual(rows[1]["peak_fraction"], rows[1]["gflops"] / (132 * 4096 * 1980 / 1000.0))
 
     def test_fp8_ladder_takes_its_run_and_not_the_no_promotion_variant(self):
         doc = document()
@@ -375,10 +562,11 @@ class LadderTest(unittest.TestCase):
         no_promotion["variant"] = "no-promotion"
         doc["runs"] += [self.tensor_run("19_fp8", 0.2, dtype="e4m3", layout="nt", out="bf16"), no_promotion,
                         self.tensor_run("19_fp8", 0.1, dtype="e4m3", layout="nt", out="f32")]
-        _, _, (title, runs) = ladder.ladder_runs(doc)
-        rows = ladder.rows_of(runs, 1024)
+        (_, _, _), (_, _, _), (kind, title, runs) = results_lib.ladder_runs(doc)
+        rows = results_lib.ladder_rows(doc, runs, 1024, kind)
         self.assertEqual([r["step"] for r in rows], ["19_fp8"])
         self.assertAlmostEqual(rows[0]["gflops"], results_lib.gflops(1024, 1024, 1024, 0.2))
+        self.assertAlmostEqual(rows[0]["peak_fraction"], rows[0]["gflops"] / (132 * 8192 * 1980 / 1000.0))
         self.assertIn("cuBLASLt", title)
 
     def test_a_step_without_the_shape_shows_its_largest(self):
@@ -397,6 +585,9 @@ class LadderTest(unittest.TestCase):
         with contextlib.redirect_stderr(io.StringIO()):
             self.assertEqual(ladder.main(["/nonexistent/results.json"]), 2)
 
+    def test_the_help_names_every_fp8_step(self):
+        self.assertNotIn("the FP8 step ", ladder.__doc__)
+        self.assertIn("the FP8 steps", ladder.__doc__)
 
 
 class LessonTest(unittest.TestCase):

@@ -2,6 +2,7 @@
 
 #include <cublas_v2.h>
 
+#include "compiled_code.hpp"
 #include "cuda_check.cuh"
 #include "options.hpp"
 
@@ -74,6 +75,21 @@ DeviceInfo select_device(int device, int min_cc, const std::string& step_name, i
                         "; this step is built for sm_" + std::to_string(only_cc) +
                         "a, whose instructions run on compute capability " + capability(only_cc) + " GPUs only");
   return info;
+}
+
+void check_compiled_code(const void* kernel, int needed_cc, const std::string& why, const std::string& step_name) {
+  if (kernel == nullptr) return;
+  const CurrentGpu gpu = current_gpu();
+  cudaFuncAttributes attributes{};
+  const cudaError_t status = cudaFuncGetAttributes(&attributes, kernel);
+  if (status == cudaErrorNoKernelImageForDevice || status == cudaErrorInvalidDeviceFunction) {
+    cudaGetLastError();  // not sticky: clear it
+    throw NoSuitableGpu(no_code_for_gpu(step_name, gpu.cc));
+  }
+  CUDA_CHECK(status);
+  const std::string refusal =
+      compiled_code_rule(step_name, {attributes.ptxVersion, attributes.binaryVersion}, needed_cc, why, gpu.cc);
+  if (!refusal.empty()) throw NoSuitableGpu(refusal);
 }
 
 std::string device_header(const DeviceInfo& info) {

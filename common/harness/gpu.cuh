@@ -30,6 +30,11 @@ struct CurrentGpu {
 };
 CurrentGpu current_gpu();
 
+// Refuses (NoSuitableGpu, exit 77) a run whose kernel was compiled for an older architecture than
+// `needed_cc`, so that a step never launches a kernel whose body was compiled out for this GPU
+// (compiled_code.hpp says how it decides). `why`: what needs it ("bf16 inputs").
+void check_compiled_code(const void* kernel, int needed_cc, const std::string& why, const std::string& step_name);
+
 // "GPU: NVIDIA H100 80GB HBM3 | cc 9.0 | 132 SMs | 1980 MHz | driver 13.0, runtime 13.0, cuBLAS 13.0.0"
 std::string device_header(const DeviceInfo& info);
 

@@ -34,6 +34,7 @@ class FpKind {
   void check_usage(const std::vector<GemmShape>&) const {}
   std::string path_of(const GemmShape&) const { return ""; }  // every shape runs the step's kernels
   int min_cc() const { return step_.min_cc; }
+  std::string min_cc_reason() const { return "this step's instructions"; }
   int only_cc() const { return 0; }
   bool choose_params_for_gpu(Options&, const cudaDeviceProp&) const { return false; }
   ParamsForShape params_for_shape() const { return step_.params_for_shape; }

@@ -237,6 +237,9 @@ class TcKind : public TcKindBase {
   }
   // bf16 tensor-core instructions need compute capability 8.0.
   int min_cc() const { return o_.dtype == InputType::bf16 ? std::max(step_.min_cc, 80) : step_.min_cc; }
+  std::string min_cc_reason() const {
+    return o_.dtype == InputType::bf16 && step_.min_cc < 80 ? "bf16 tensor-core instructions" : "this step's instructions";
+  }
   bool choose_params_for_gpu(Options& options, const cudaDeviceProp& prop) const {
     if (options.params_given || !step_.params_for_gpu) return false;
     const Params chosen = step_.params_for_gpu(options.params, int(prop.sharedMemPerBlockOptin));
@@ -377,6 +380,7 @@ class Fp8Kind : public TcKindBase {
     return rule.empty() ? "" : PaddedCopies::said(rule, s, padded(s), o_.beta);
   }
   int min_cc() const { return step_.min_cc; }
+  std::string min_cc_reason() const { return "this step's instructions"; }
   bool choose_params_for_gpu(Options&, const cudaDeviceProp&) const { return false; }
   void check_fits(const GemmShape& s, std::size_t free_bytes, long long flush_bytes) const {
     const GemmShape p = padded(s);

@@ -13,6 +13,7 @@
 //   static OptionSet option_set();          the option groups it takes
 //   void check_usage(shapes)                refusals beyond the options (exit 2)
 //   int min_cc(), only_cc()                 the GPU it needs
+//   std::string min_cc_reason()             what needs min_cc ("this step's instructions", "bf16 tensor-core instructions")
 //   bool choose_params_for_gpu(options, prop)   other defaults where this GPU needs them
 //   ParamsForShape params_for_shape()       the step's choice by shape, or none
 //   void check_fits(shape, free, flush)     the shape fits the GPU's memory (exit 2)
@@ -246,9 +247,13 @@ int run(int argc, char** argv, const typename Kind::Description& step) {
   std::size_t free_bytes = 0, total_bytes = 0;
   CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   const long long flush_bytes = options.check_only ? 0 : 2 * device.l2_bytes;
+  // Before any launch: every shape fits, and the kernel each would launch was compiled for what the
+  // run needs (a body compiled out for an older architecture would run and write garbage).
+  const std::function<const void*(const GemmShape&, const Params&)> kernel_for = kind.kernel_of();
   for (const GemmShape& s : shapes) {
     kind.check_fits(s, free_bytes, flush_bytes);
     check_launch_limits(s, step.launch_shape(s, params_of(s)), prop);
+    if (kernel_for) check_compiled_code(kernel_for(s, params_of(s)), kind.min_cc(), kind.min_cc_reason(), step.name);
   }
 
   std::printf("%s: %s\n%s\n", step.name.c_str(), step.title.c_str(), device_header(device).c_str());
@@ -261,7 +266,6 @@ int run(int argc, char** argv, const typename Kind::Description& step) {
                 "the ones above)\n", std::size_t(prop.sharedMemPerBlockOptin));
   // The header's resource report: the kernel the run's tunables launch for the first shape. A shape
   // that launches another one reports its own above its row (run_with_params).
-  const std::function<const void*(const GemmShape&, const Params&)> kernel_for = kind.kernel_of();
   const void* run_kernel = kernel_for ? kernel_for(shapes.front(), options.params) : nullptr;
   KernelReport kernel;
   if (run_kernel) kernel = kernel_report(run_kernel, step.launch_shape(shapes.front(), options.params), prop);

@@ -361,25 +361,25 @@ TEST(ViewerScreenshots, BadArgumentsAreUsageErrors) {
 
 // Frame time is a measurement, printed here and by `gemm_viewer --screenshot F --frames N`
 // (docs/viewer.md#frame-time), never a pass/fail criterion: CI shares two cores and renders in
-// software, where one busy moment moved the median over a 16 ms bound. The one bound kept guards
-// against a pathological regression (a 256 x 256 grid drawn as one ImGui rectangle per cell again,
-// or a panel that retraces every frame); it sits at many times what the development machine
-// measures (docs/viewer.md) so that load cannot trip it.
-constexpr double kPathologicalFrameMs = 250.0;
-
+// software, where one busy moment moved the median over a 16 ms bound. What the test holds instead
+// is what the frame asks of the renderer, which load does not change: a 256 x 256 map drawn as a
+// texture takes a few thousand vertices (the panels' text and frames), drawn cell by cell again it
+// would take 4 a cell.
 TEST(ViewerScreenshots, FrameTimeAt256x256) {
   const Shot shot = run_viewer("frame_time", "--step 05_smem_tiling --shape 256x256x64 --frames 60");
   ASSERT_EQ(shot.exit_code, 0) << shot.output;
-  double ms = 0;
   const auto at = shot.output.find("frame time: ");
   ASSERT_NE(at, std::string::npos) << shot.output;
-  ms = std::stod(shot.output.substr(at + 12));
-  std::printf("viewer frame time at a 256 x 256 thread map: %.2f ms (median)\n", ms);
+  std::printf("viewer frame time at a 256 x 256 thread map: %.2f ms (median)\n", std::stod(shot.output.substr(at + 12)));
   const json* map = find_grid(shot.geometry, "thread_map");
   ASSERT_NE(map, nullptr);
-  EXPECT_EQ(int((*map)["rows"]) * int((*map)["cols"]), 256 * 256);
-  EXPECT_LT(ms, kPathologicalFrameMs) << "a frame took over " << kPathologicalFrameMs
-                                      << " ms: is a large grid drawn cell by cell again?";
+  const int cells = int((*map)["rows"]) * int((*map)["cols"]);
+  EXPECT_EQ(cells, 256 * 256);
+  const auto drawn = shot.output.find("draw data: ");
+  ASSERT_NE(drawn, std::string::npos) << shot.output;
+  const int vertices = std::stoi(shot.output.substr(drawn + 11));
+  std::printf("draw data of that frame: %d vertices\n", vertices);
+  EXPECT_LT(vertices, cells) << "fewer vertices than the map has cells: is the map drawn cell by cell again?";
 }
 
 TEST(ViewerScreenshots, OpensOnTheFirstWarpWithMemoryInstructions) {

@@ -1,25 +1,36 @@
-// Experiment behind docs/performance-log.md (step 11, "The FFMA ceiling, measured"; step 14, "The
-// ceiling of mma.sync on this card"; step 18, "The ceiling of wgmma here"): how fast the multiply
-// instruction of each ladder can go on this GPU with no memory traffic at all, the most a step
-// built on it could reach.
-//  - FFMA (steps 01-10): 16 independent chains of fused multiply-adds per thread.
-//  - mma.sync.m16n8k16 bf16 -> f32 (steps 12-14): 16 independent accumulator tiles per warp, the
-//    operands held in registers.
+// The ceilings of the ladder's multiply instructions on this GPU: how fast each can go with no memory
+// traffic at all, the most a step built on it could reach (docs/ladder.md, "Peaks and ceilings";
+// docs/performance-log.md, step 10 version 16, step 14 versions 11 and 13, step 15).
+//  - FFMA (the fp32 steps): 16 independent chains of fused multiply-adds per thread.
+//  - mma.sync.m16n8k16 bf16 -> f32 (the mma.sync steps; WMMA compiles to it): 16 independent
+//    accumulator tiles per warp, the operands held in registers.
 //  - step 14's inner loop (performance log, step 14 version 13): the same mma.sync fed by ldmatrix
 //    from shared memory one k-step ahead, a 64 x 64 warp tile, 8 warps per SM, with and without the
 //    k-tile barrier; no global memory.
-//  - wgmma.mma_async m64n256k16 bf16 -> f32 (step 18, sm_90a): two warpgroups per SM, both operands
-//    in shared memory, four k-steps a group and one group in flight, as step 18 issues them.
-// Each is launched 20 times (short runs, like a 4096^3 GEMM) and then 400 times back to back (long
-// enough for the card to reach its power limit); the clock is read inside the last launch. On an
-// sm_90 GPU, from the repository root:
+//  - wgmma.mma_async m64n256k16 bf16 -> f32 (the 16-bit wgmma steps, sm_90a): two warpgroups per
+//    SM, both operands in shared memory, four k-steps a group and one group in flight, as the
+//    persistent steps issue them.
+//  - wgmma.mma_async m64n192k32 e4m3 -> f32 (the FP8 steps, sm_90a): the same with the widest FP8
+//    tile the steps use.
+// Each is launched 20 times back to back (short runs, like a 4096^3 GEMM: "short"), then 400 times
+// with launches 10 times longer (long enough for the card to reach its power limit: "sustained").
+// Every launch reads the SM clock it ran at (clock64 against %globaltimer), so each launch's rate is
+// also given per SM and per clock, which does not depend on the clock the card held.
+//
+// Built and run on an sm_90 GPU from the repository root (about a minute):
 //   nvcc -O3 -arch=sm_90a -std=c++17 -I steps/18_tma_store_epilogue -I common/device -I common/host \
-//     tools/experiments/instruction_ceilings.cu -o instruction_ceilings && ./instruction_ceilings
+//     tools/experiments/instruction_ceilings.cu -o build/instruction_ceilings
+//   build/instruction_ceilings --commit "$(git describe --always --dirty --abbrev=40)" --out docs/results
+// --out writes DIR/ceilings-<gpu>.json (schema gemm-steps-ceilings/1, docs/results/README.md), which
+// tools/render_docs.py renders (the ceiling and ceilings-table markers). Exit codes: 0, 2 bad usage,
+// 3 a CUDA error, 77 no GPU.
 #include <cuda_bf16.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <ctime>
+#include <string>
 #include <vector>
 
 #include "mapping.hpp"  // step 18's wgmma descriptor
@@ -166,65 +177,205 @@ __global__ void __launch_bounds__(256, 1) wgmma_loop(int iterations, float* out)
 #endif
 }
 
-// Times `launches` launches back to back; prints the median rate of the first and last five and
-// the clock inside the last launch.
+// The FP8 form: m64n192k32 e4m3 x e4m3 -> f32, A 64 rows and B 192 rows of 128 bytes (4 k-steps of
+// 32 one-byte values), the same descriptors (they count bytes, whatever the type).
+constexpr int kFp8OperandBytes = 8192 + 24576;
+constexpr int kWgmmaFp8SharedBytes = kFp8OperandBytes + step18::kSwizzleAtomBytes;
+
+__global__ void __launch_bounds__(256, 1) wgmma_fp8_loop(int iterations, float* out) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  const long long cycles0 = clock64(), ns0 = global_ns();
+  extern __shared__ __align__(16) unsigned char shared[];
+  const std::uint32_t start = static_cast<std::uint32_t>(__cvta_generic_to_shared(shared));
+  const std::uint32_t base = (start + step18::kSwizzleAtomBytes - 1) & ~std::uint32_t(step18::kSwizzleAtomBytes - 1);
+  unsigned char* operands = shared + (base - start);
+  // e4m3 bytes in [1, 2) with scrambled mantissas (0x38-0x3f), as bf16_pair does for 16 bits.
+  for (int i = int(threadIdx.x); i < kFp8OperandBytes / 4; i += int(blockDim.x))
+    reinterpret_cast<std::uint32_t*>(operands)[i] = (bf16_pair(std::uint32_t(i)) & 0x07070707u) | 0x38383838u;
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");  // visible to the tensor cores
+  __syncthreads();
+  const step18::Descriptor k_major{16, step18::kSwizzleAtomBytes};
+  float acc[96] = {};
+  for (int i = 0; i < iterations; ++i) {
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#pragma unroll
+    for (int kk = 0; kk < 4; ++kk)
+      gemm::wgmma_m64k32<__nv_fp8_e4m3, __nv_fp8_e4m3>(acc, step18::wgmma_descriptor(base + kk * 32, k_major),
+                                                        step18::wgmma_descriptor(base + 8192 + kk * 32, k_major), 1);
+    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+    asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
+  }
+  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+  float sum = 0.0f;
+  for (float v : acc) sum += v;
+  keep(sum, cycles0, ns0, out);
+#endif
+}
+
+// One measurement: an instruction in one configuration and phase, as the results file keeps it.
+struct Ceiling {
+  std::string instruction, label, config, phase;
+  int launches = 0;
+  double median_ms = 0, tflops = 0, clock_mhz = 0, flop_per_sm_clock = 0, first_tflops = 0, last_tflops = 0;
+};
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0.0 : v[v.size() / 2];
+}
+
+// Times `launches` launches back to back, each given its own slot of `slots` (two floats: the
+// impossible store and the clock it saw); prints the median rate of the first and last five and the
+// median clock, and returns the medians over every launch: time, rate, clock, and rate per SM and
+// clock (each launch's rate over its own clock).
 template <typename Launch>
-void measure(const char* name, const Launch& launch, double flops_per_launch, int launches, float* out) {
+Ceiling measure(const char* instruction, const char* label, const char* config, const char* phase,
+                const Launch& launch, double flops_per_launch, int launches, int sms, float* slots) {
   std::vector<cudaEvent_t> events(launches + 1);
   for (auto& e : events) cudaEventCreate(&e);
-  launch();  // warm-up
+  launch(slots);  // warm-up
   cudaDeviceSynchronize();
   cudaEventRecord(events[0]);
-  for (int i = 0; i < launches; ++i) launch(), cudaEventRecord(events[i + 1]);
+  for (int i = 0; i < launches; ++i) launch(slots + 2 * i), cudaEventRecord(events[i + 1]);
   cudaEventSynchronize(events[launches]);
-  std::vector<float> ms(launches);
-  for (int i = 0; i < launches; ++i) cudaEventElapsedTime(&ms[i], events[i], events[i + 1]);
-  auto median_of = [](std::vector<float> v) { std::sort(v.begin(), v.end()); return v[v.size() / 2]; };
-  const float first = median_of({ms.begin(), ms.begin() + 5}), last = median_of({ms.end() - 5, ms.end()});
-  float seen[2] = {};
-  cudaMemcpy(seen, out, sizeof(seen), cudaMemcpyDeviceToHost);
-  std::printf("%-40s %4d launches of %7.3f ms: first %7.1f TFLOPS, last %7.1f TFLOPS, clock %4.0f MHz\n", name, launches,
-              last, flops_per_launch / (first * 1e9), flops_per_launch / (last * 1e9), seen[1]);
+  std::vector<float> seen(2 * launches);
+  cudaMemcpy(seen.data(), slots, seen.size() * sizeof(float), cudaMemcpyDeviceToHost);
+  std::vector<double> ms(launches), clocks(launches), per_clock(launches);
+  for (int i = 0; i < launches; ++i) {
+    float elapsed = 0;
+    cudaEventElapsedTime(&elapsed, events[i], events[i + 1]);
+    ms[i] = elapsed, clocks[i] = seen[2 * i + 1];
+    per_clock[i] = flops_per_launch / (ms[i] * 1e-3) / (double(sms) * clocks[i] * 1e6);
+  }
   for (auto& e : events) cudaEventDestroy(e);
+  Ceiling c{instruction, label, config, phase, launches};
+  c.median_ms = median(ms), c.clock_mhz = median(clocks), c.flop_per_sm_clock = median(per_clock);
+  c.tflops = flops_per_launch / (c.median_ms * 1e9);
+  c.first_tflops = flops_per_launch / (median({ms.begin(), ms.begin() + 5}) * 1e9);
+  c.last_tflops = flops_per_launch / (median({ms.end() - 5, ms.end()}) * 1e9);
+  std::printf("%-34s %-16s %4d launches of %8.3f ms: %7.1f TFLOPS (first %7.1f, last %7.1f), %5.0f MHz, "
+              "%6.0f FLOP/SM/clock\n", label, config, launches, c.median_ms, c.tflops, c.first_tflops, c.last_tflops,
+              c.clock_mhz, c.flop_per_sm_clock);
+  return c;
+}
+
+std::string slug(const std::string& name) {  // as tools/bench_all.py names results files
+  std::string out;
+  for (char ch : name) {
+    const char lower = char(ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch);
+    const bool keep_char = (lower >= 'a' && lower <= 'z') || (lower >= '0' && lower <= '9');
+    if (keep_char) out += lower;
+    else if (!out.empty() && out.back() != '-') out += '-';
+  }
+  while (!out.empty() && out.back() == '-') out.pop_back();
+  return out.empty() ? "unknown-gpu" : out;
+}
+
+std::string version_text(int version) {  // 13000 -> "13.0"
+  return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
+}
+
+bool write_json(const std::string& path, const cudaDeviceProp& gpu, int clock_mhz, const std::string& commit,
+                const std::vector<Ceiling>& ceilings) {
+  std::FILE* file = std::fopen(path.c_str(), "w");
+  if (!file) return false;
+  int driver = 0, runtime = 0;
+  cudaDriverGetVersion(&driver);
+  cudaRuntimeGetVersion(&runtime);
+  char date[32];
+  const std::time_t now = std::time(nullptr);
+  std::strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  std::fprintf(file, "{\n  \"schema\": \"gemm-steps-ceilings/1\",\n  \"program\": \"tools/experiments/instruction_ceilings.cu\",\n");
+  std::fprintf(file, "  \"commit\": \"%s\",\n  \"date\": \"%s\",\n", commit.c_str(), date);
+  std::fprintf(file, "  \"device\": {\"name\": \"%s\", \"compute_capability\": \"%d.%d\", \"sms\": %d, \"clock_mhz\": %d, "
+               "\"driver\": \"%s\", \"runtime\": \"%s\"},\n  \"ceilings\": [\n",
+               gpu.name, gpu.major, gpu.minor, gpu.multiProcessorCount, clock_mhz, version_text(driver).c_str(),
+               version_text(runtime).c_str());
+  for (std::size_t i = 0; i < ceilings.size(); ++i) {
+    const Ceiling& c = ceilings[i];
+    std::fprintf(file, "    {\"instruction\": \"%s\", \"label\": \"%s\", \"config\": \"%s\", \"phase\": \"%s\", "
+                 "\"launches\": %d, \"median_ms\": %.6f, \"tflops\": %.3f, \"first_tflops\": %.3f, "
+                 "\"last_tflops\": %.3f, \"clock_mhz\": %.1f, \"flop_per_sm_clock\": %.1f}%s\n",
+                 c.instruction.c_str(), c.label.c_str(), c.config.c_str(), c.phase.c_str(), c.launches, c.median_ms,
+                 c.tflops, c.first_tflops, c.last_tflops, c.clock_mhz, c.flop_per_sm_clock,
+                 i + 1 < ceilings.size() ? "," : "");
+  }
+  std::fprintf(file, "  ]\n}\n");
+  return std::fclose(file) == 0;
 }
 
 }  // namespace
 
-int main() {
+int usage(const char* problem) {
+  std::fprintf(stderr, "instruction_ceilings: %s\nusage: instruction_ceilings [--out DIR] [--commit HASH]\n"
+               "  --out DIR      write DIR/ceilings-<gpu>.json (docs/results for the shipped file)\n"
+               "  --commit HASH  the commit the program was built from, for the file\n", problem);
+  return 2;
+}
+
+int main(int argc, char** argv) {
+  std::string out_dir, commit = "unknown";
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if ((arg == "--out" || arg == "--commit") && i + 1 < argc) (arg == "--out" ? out_dir : commit) = argv[++i];
+    else if (arg == "--help") return usage("the ceilings of FFMA, mma.sync and wgmma on this GPU"), 0;
+    else return usage(("unknown argument " + arg + " (see --help)").c_str());
+  }
   cudaDeviceProp gpu{};
-  if (cudaGetDeviceProperties(&gpu, 0) != cudaSuccess) return std::printf("no GPU\n"), 77;
+  if (cudaGetDeviceProperties(&gpu, 0) != cudaSuccess) return std::fprintf(stderr, "instruction_ceilings: no GPU\n"), 77;
   const int sms = gpu.multiProcessorCount;
-  std::printf("%s, %d SMs, compute capability %d.%d\n", gpu.name, sms, gpu.major, gpu.minor);
-  float* out = nullptr;
-  cudaMalloc(&out, 2 * sizeof(float));
+  int clock_khz = 0;
+  cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0);
+  std::printf("%s, %d SMs, compute capability %d.%d, %d MHz\n", gpu.name, sms, gpu.major, gpu.minor, clock_khz / 1000);
+  constexpr int kMostLaunches = 400;
+  float* slots = nullptr;
+  cudaMalloc(&slots, 2 * (kMostLaunches + 1) * sizeof(float));
   cudaFuncSetAttribute(wgmma_loop, cudaFuncAttributeMaxDynamicSharedMemorySize, kWgmmaSharedBytes);
-  for (int launches : {20, 400}) {
+  cudaFuncSetAttribute(wgmma_fp8_loop, cudaFuncAttributeMaxDynamicSharedMemorySize, kWgmmaFp8SharedBytes);
+  std::vector<Ceiling> ceilings;
+  for (int launches : {20, kMostLaunches}) {
     const int scale = launches == 20 ? 1 : 10;  // the long runs also run 10x longer launches
+    const char* phase = launches == 20 ? "short" : "sustained";
     for (int warps_per_sm : {8, 16}) {
       const int blocks = sms * warps_per_sm / 8, threads = blocks * 256;
-      char name[64];
-      std::snprintf(name, sizeof(name), "FFMA, %d warps/SM", warps_per_sm);
+      const std::string config = std::to_string(warps_per_sm) + " warps/SM";
       const int ffma_iterations = 4000 * scale;
-      measure(name, [&] { ffma_loop<<<blocks, 256>>>(ffma_iterations, out); }, 2.0 * kChains * ffma_iterations * threads,
-              launches, out);
-      std::snprintf(name, sizeof(name), "mma.sync m16n8k16, %d warps/SM", warps_per_sm);
+      ceilings.push_back(measure("ffma", "FFMA", config.c_str(), phase,
+                                 [&](float* slot) { ffma_loop<<<blocks, 256>>>(ffma_iterations, slot); },
+                                 2.0 * kChains * ffma_iterations * threads, launches, sms, slots));
       const int mma_iterations = 2000 * scale;
-      measure(name, [&] { mma_sync_loop<<<blocks, 256>>>(mma_iterations, out); },
-              2.0 * 16 * 8 * 16 * kChains * mma_iterations * (threads / 32), launches, out);
+      ceilings.push_back(measure("mma_sync", "mma.sync m16n8k16 bf16", config.c_str(), phase,
+                                 [&](float* slot) { mma_sync_loop<<<blocks, 256>>>(mma_iterations, slot); },
+                                 2.0 * 16 * 8 * 16 * kChains * mma_iterations * (threads / 32), launches, sms, slots));
     }
     const int ldmatrix_iterations = 200 * scale;  // 8 k-steps of 32 mma.sync per warp each
     const double ldmatrix_flops = 2.0 * 16 * 8 * 16 * 32 * 8 * ldmatrix_iterations * 8 * sms;
-    measure("step 14's loop: ldmatrix + mma.sync, 8 warps/SM",
-            [&] { mma_ldmatrix_loop<false><<<sms, 256>>>(ldmatrix_iterations, out); }, ldmatrix_flops, launches, out);
-    measure("  ... with a barrier every 4 k-steps", [&] { mma_ldmatrix_loop<true><<<sms, 256>>>(ldmatrix_iterations, out); },
-            ldmatrix_flops, launches, out);
+    ceilings.push_back(measure("mma_sync_ldmatrix", "step 14's loop: ldmatrix + mma.sync", "8 warps/SM", phase,
+                               [&](float* slot) { mma_ldmatrix_loop<false><<<sms, 256>>>(ldmatrix_iterations, slot); },
+                               ldmatrix_flops, launches, sms, slots));
+    ceilings.push_back(measure("mma_sync_ldmatrix_barrier", "step 14's loop with its barrier", "8 warps/SM", phase,
+                               [&](float* slot) { mma_ldmatrix_loop<true><<<sms, 256>>>(ldmatrix_iterations, slot); },
+                               ldmatrix_flops, launches, sms, slots));
     if (gpu.major == 9) {
       const int iterations = 400 * scale;
-      measure("wgmma m64n256k16, 2 warpgroups/SM", [&] { wgmma_loop<<<sms, 256, kWgmmaSharedBytes>>>(iterations, out); },
-              2.0 * 64 * 256 * 16 * 4 * iterations * 2 * sms, launches, out);
+      ceilings.push_back(measure("wgmma", "wgmma m64n256k16 bf16", "2 warpgroups/SM", phase,
+                                 [&](float* slot) { wgmma_loop<<<sms, 256, kWgmmaSharedBytes>>>(iterations, slot); },
+                                 2.0 * 64 * 256 * 16 * 4 * iterations * 2 * sms, launches, sms, slots));
+      ceilings.push_back(measure("wgmma_fp8", "wgmma m64n192k32 e4m3", "2 warpgroups/SM", phase,
+                                 [&](float* slot) { wgmma_fp8_loop<<<sms, 256, kWgmmaFp8SharedBytes>>>(iterations, slot); },
+                                 2.0 * 64 * 192 * 32 * 4 * iterations * 2 * sms, launches, sms, slots));
     }
   }
   const cudaError_t status = cudaDeviceSynchronize();
-  std::printf("%s\n", cudaGetErrorString(status));
-  return status == cudaSuccess ? 0 : 3;
+  if (status != cudaSuccess) {
+    std::fprintf(stderr, "instruction_ceilings: %s\n", cudaGetErrorString(status));
+    return 3;
+  }
+  if (!out_dir.empty()) {
+    const std::string path = out_dir + "/ceilings-" + slug(gpu.name) + ".json";
+    if (!write_json(path, gpu, clock_khz / 1000, commit, ceilings))
+      return std::fprintf(stderr, "instruction_ceilings: cannot write %s\n", path.c_str()), 2;
+    std::printf("wrote %s\n", path.c_str());
+  }
+  return 0;
 }
