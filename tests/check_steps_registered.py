@@ -8,6 +8,8 @@ one of them fails a test instead of going unnoticed:
 - its page docs/NN-name.md (underscores as dashes), showing a picture;
 - a row of the step table in README.md and a line in docs/README.md that link to the page;
 - a link from the page of the step before (each page leads to the next);
+- its line on the map of the ladder (docs/ladder.md): a ladder-table of its kind that takes every
+  step of the kind or names the step in its steps= (a GEMM step);
 - its host test tests/host/test_mapping_NN.cpp (or a file named for it and its neighbours, such as
   test_mapping_01_02.cpp), for every GEMM step (not the CPU reference or the bank demos, whose index
   math common/host/bank_demo.hpp holds and test_traces.cpp checks);
@@ -28,6 +30,8 @@ import sys
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 GEMM_KINDS = {"fp32", "tensor_core", "fp8"}
+# The ladder-table kind (tools/render_docs.py) of each GEMM kind of step.
+LADDER_KIND = {"fp32": "fp32", "tensor_core": "16-bit", "fp8": "fp8"}
 
 
 def read(path):
@@ -50,7 +54,28 @@ def host_test_of(number):
     return found
 
 
-def problems_of(step, before, readme, index, registry):
+def step_range(text):
+    """"12-14" or "12,14,15" -> {"12", "13", "14"}, as tools/render_docs.py reads a steps= attribute."""
+    numbers = set()
+    for part in text.split(","):
+        first, _, last = part.partition("-")
+        numbers |= {f"{n:02d}" for n in range(int(first), int(last or first) + 1)}
+    return numbers
+
+
+def on_the_ladder(step, ladder):
+    """Whether a ladder-table of docs/ladder.md shows the step: one of its kind with no steps= (every
+    step of the kind) or with the step's number in its steps=."""
+    for attributes in re.findall(r"<!-- ladder-table ([^>]*?) -->", ladder):
+        fields = dict(field.split("=", 1) for field in attributes.split() if "=" in field)
+        if fields.get("kind") != LADDER_KIND[step["kind"]]:
+            continue
+        if "steps" not in fields or step["number"] in step_range(fields["steps"]):
+            return True
+    return False
+
+
+def problems_of(step, before, readme, index, registry, ladder):
     name, number, kind = step["name"], step["number"], step["kind"]
     page = page_of(name)
     problems = []
@@ -66,6 +91,9 @@ def problems_of(step, before, readme, index, registry):
         previous = page_of(before["name"])
         if os.path.exists(os.path.join(ROOT, "docs", previous)) and f"({page}" not in read(os.path.join("docs", previous)):
             problems.append(f"docs/{previous}, the page before, does not link to {page}")
+    if kind in GEMM_KINDS and ladder is not None and not on_the_ladder(step, ladder):
+        problems.append(f"no ladder-table of docs/ladder.md shows it (a steps= of its kind, "
+                        f"{LADDER_KIND[kind]}, that names {number})")
     if kind in GEMM_KINDS and not host_test_of(number):
         problems.append(f"no host test tests/host/test_mapping_{number}.cpp")
     if step["traced"]:
@@ -103,6 +131,7 @@ def main():
         steps = json.load(handle)["steps"]
     readme, index, registry = read("README.md"), read(os.path.join("docs", "README.md")), read(
         os.path.join("steps", "traced_steps.hpp"))
+    ladder = read(os.path.join("docs", "ladder.md")) if os.path.exists(os.path.join(ROOT, "docs", "ladder.md")) else None
 
     failures = []
     declared = {step["name"] for step in steps}
@@ -116,7 +145,7 @@ def main():
         failures.append(f"{name}: declared in {manifest_path} but no folder steps/{name} (reconfigure the build)")
     before = None
     for step in sorted(steps, key=lambda s: s["name"]):
-        failures += [f"steps/{step['name']}: {problem}" for problem in problems_of(step, before, readme, index, registry)]
+        failures += [f"steps/{step['name']}: {problem}" for problem in problems_of(step, before, readme, index, registry, ladder)]
         before = step
     for failure in failures:
         print(failure)
