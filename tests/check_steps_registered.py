@@ -89,7 +89,8 @@ def problems_of(step, before, readme, index, registry, ladder):
         problems.append(f"no line in docs/README.md links to {page}")
     if before is not None:
         previous = page_of(before["name"])
-        if os.path.exists(os.path.join(ROOT, "docs", previous)) and f"({page}" not in read(os.path.join("docs", previous)):
+        previous_path = os.path.join("docs", previous)
+        if os.path.exists(os.path.join(ROOT, previous_path)) and f"({page}" not in read(previous_path):
             problems.append(f"docs/{previous}, the page before, does not link to {page}")
     if kind in GEMM_KINDS and ladder is not None and not on_the_ladder(step, ladder):
         problems.append(f"no ladder-table of docs/ladder.md shows it (a steps= of its kind, "
@@ -97,9 +98,11 @@ def problems_of(step, before, readme, index, registry, ladder):
     if kind in GEMM_KINDS and not host_test_of(number):
         problems.append(f"no host test tests/host/test_mapping_{number}.cpp")
     if step["traced"]:
-        if f'#include "{name}/mapping.hpp"' not in registry or f'"{name}"' not in registry:
-            problems.append(f"its mapping has a trace_warp, and steps/traced_steps.hpp neither includes "
-                            f"{name}/mapping.hpp nor lists \"{name}\"")
+        if f'#include "{name}/mapping.hpp"' not in registry:
+            problems.append(f"its mapping has a trace_warp, and steps/traced_steps.hpp does not include "
+                            f"{name}/mapping.hpp")
+        if f'"{name}"' not in registry:
+            problems.append(f"its mapping has a trace_warp, and steps/traced_steps.hpp has no entry \"{name}\"")
     main = os.path.join("steps", name, "main.cu")
     if kind in GEMM_KINDS and os.path.exists(os.path.join(ROOT, main)):
         text = read(main)
@@ -131,7 +134,8 @@ def main():
         steps = json.load(handle)["steps"]
     readme, index, registry = read("README.md"), read(os.path.join("docs", "README.md")), read(
         os.path.join("steps", "traced_steps.hpp"))
-    ladder = read(os.path.join("docs", "ladder.md")) if os.path.exists(os.path.join(ROOT, "docs", "ladder.md")) else None
+    ladder_path = os.path.join("docs", "ladder.md")
+    ladder = read(ladder_path) if os.path.exists(os.path.join(ROOT, ladder_path)) else None
 
     failures = []
     declared = {step["name"] for step in steps}
@@ -145,7 +149,8 @@ def main():
         failures.append(f"{name}: declared in {manifest_path} but no folder steps/{name} (reconfigure the build)")
     before = None
     for step in sorted(steps, key=lambda s: s["name"]):
-        failures += [f"steps/{step['name']}: {problem}" for problem in problems_of(step, before, readme, index, registry, ladder)]
+        problems = problems_of(step, before, readme, index, registry, ladder)
+        failures += [f"steps/{step['name']}: {problem}" for problem in problems]
         before = step
     for failure in failures:
         print(failure)
