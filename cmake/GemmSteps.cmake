@@ -164,8 +164,12 @@ function(gemm_add_step name)
   _gemm_json_strings(_bench_shapes_json ${STEP_BENCH_SHAPES})
   _gemm_json_strings(_ncu_shapes_json ${STEP_NCU_SHAPES})
   _gemm_json_strings(_ncu_args_json ${STEP_NCU_ARGS})
-  set_property(GLOBAL APPEND PROPERTY GEMM_STEP_MANIFEST
-    "{\"name\": \"${name}\", \"number\": \"${_number}\", \"kind\": \"${_kind}\", \"min_arch\": ${_min_arch}, \"architectures\": ${_architectures_json}, \"aligned_rows\": ${_aligned}, \"traced\": ${_traced}, \"tunables\": ${_tunables}, \"bench_shapes\": ${_bench_shapes_json}, \"bench_runs\": [${_runs}], \"ncu_shapes\": ${_ncu_shapes_json}, \"ncu_args\": ${_ncu_args_json}}")
+  set(_entry "{\"name\": \"${name}\", \"number\": \"${_number}\", \"kind\": \"${_kind}\", ")
+  string(APPEND _entry "\"min_arch\": ${_min_arch}, \"architectures\": ${_architectures_json}, ")
+  string(APPEND _entry "\"aligned_rows\": ${_aligned}, \"traced\": ${_traced}, \"tunables\": ${_tunables}, ")
+  string(APPEND _entry "\"bench_shapes\": ${_bench_shapes_json}, \"bench_runs\": [${_runs}], ")
+  string(APPEND _entry "\"ncu_shapes\": ${_ncu_shapes_json}, \"ncu_args\": ${_ncu_args_json}}")
+  set_property(GLOBAL APPEND PROPERTY GEMM_STEP_MANIFEST "${_entry}")
   set_property(GLOBAL APPEND PROPERTY GEMM_STEPS ${name})
   set_property(GLOBAL PROPERTY GEMM_STEP_KIND_${name} ${_kind})
   set_property(GLOBAL PROPERTY GEMM_STEP_TRACED_${name} ${_traced})
@@ -207,11 +211,13 @@ function(gemm_write_step_manifest)
     string(APPEND GEMM_DECLARED_STEPS "    {\"${_step}\", \"${_kind}\", ${_traced}, ${_tunables}},\n")
     if(_tunables)
       string(APPEND GEMM_DECLARED_STEP_INCLUDES "#include \"${_step}/mapping.hpp\"\n")
-      string(APPEND GEMM_DECLARED_TABLES "  visit(\"${_step}\", step${_number}::kTunables, step${_number}::kConfigs);\n")
+      string(APPEND GEMM_DECLARED_TABLES
+             "  visit(\"${_step}\", step${_number}::kTunables, step${_number}::kConfigs);\n")
     endif()
     if(_kind STREQUAL "fp8")
       string(APPEND GEMM_FP8_STEP_INCLUDES "#include \"${_step}/mapping.hpp\"\n")
-      string(APPEND GEMM_FP8_STEP_ALIASES "using Step${_number} = Fp8Step<step${_number}::Config, step${_number}::kConfigs, "
+      string(APPEND GEMM_FP8_STEP_ALIASES
+             "using Step${_number} = Fp8Step<step${_number}::Config, step${_number}::kConfigs, "
              "&step${_number}::launch_shape, &step${_number}::shared_bytes, &step${_number}::units, "
              "&step${_number}::tile_at, &step${_number}::to_params, &step${_number}::trace_launch_shape, "
              "&step${_number}::trace_warp>;\n")
