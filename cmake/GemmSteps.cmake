@@ -1,4 +1,4 @@
-# Shared build settings for the harness and the steps.
+# Shared build settings for the harness and the steps, and the one declaration of a step.
 
 set(GEMM_CXX_WARNINGS -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion)
 
@@ -9,53 +9,222 @@ function(gemm_warnings target)
     $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra --Werror=all-warnings>)
 endfunction()
 
-# A step program: steps/NN_name/main.cu (plus mapping.hpp, kernel.cuh), named after its folder.
-# MIN_CC is the minimum compute capability as an integer (75, 80, 90): documented in --help,
-# checked at run time by the harness.
-# DEMO marks a program that is not a GEMM (the bank demos): it gets the demo tests, not the GEMM ones.
-# TENSOR_CORE marks an f16/bf16 step (run_tc_step); ALIGNED_ROWS one of those that copies whole
-# 16-byte chunks of the stored rows (cp.async, TMA) and so refuses rows that do not start on 16
-# bytes: its tests use shapes whose stored rows are multiples of 8 in NN and TN.
-# FP8 marks the FP8 step (run_fp8_step): it gets its own tests (tests/CMakeLists.txt).
-# CUDA_ARCHITECTURES overrides the build's list for this step (the Hopper steps: 90a).
-# MIN_ARCH leaves out the build's architectures below it (cp.async and mma.sync steps: 80), since
-# the program refuses those GPUs before any launch (exit 77); with none left it builds for MIN_ARCH.
+# The compute capability of a step that declares none: the oldest architecture CUDA 13 compiles
+# for (Turing, sm_75).
+set(GEMM_OLDEST_ARCH 75)
+
+# A step is declared once, by one call in its folder's CMakeLists.txt (steps/NN_name/CMakeLists.txt),
+# followed there by its own tests (cmake/GemmStepTests.cmake):
+#
+#   gemm_add_step(NN_name [KIND] [ALIGNED_ROWS] [MIN_ARCH cc] [CUDA_ARCHITECTURES arch...]
+#                 [SOURCES file...] [BENCH_SHAPES shape...] [BENCH_RUNS "label: argument..."...]
+#                 [NCU_SHAPES shape...] [NCU_ARGS argument...])
+#
+# The program is steps/NN_name/main.cu (plus mapping.hpp, kernel.cuh), named after its folder, in
+# build/bin. KIND picks the runner and the tests and benchmarks every step of that kind gets
+# (tests/CMakeLists.txt, tools/bench_all.py, tools/check_model_ncu.py); one of:
+#   (none)       an fp32 GEMM step (run_step)
+#   TENSOR_CORE  an f16/bf16 step (run_tc_step)
+#   FP8          an FP8 step (run_fp8_step)
+#   DEMO         a program that is not a GEMM (the bank demos): the demo tests, not the GEMM ones
+#   CPU          the CPU reference: host code (SOURCES main.cpp), linked with gemm_host alone
+# ALIGNED_ROWS: a tensor-core step that copies whole 16-byte chunks of the stored rows (cp.async,
+#   TMA) and so refuses rows that do not start on 16 bytes: its tests and benchmarks use shapes
+#   whose stored rows are multiples of 8 in NN and TN.
+# MIN_ARCH: the compute capability the step needs as an integer (80 for cp.async and mma.sync);
+#   the build's architectures below it are left out, since the program refuses those GPUs before
+#   any launch (exit 77); with none left it builds for MIN_ARCH. Default: GEMM_OLDEST_ARCH.
+# CUDA_ARCHITECTURES overrides the build's list for this step: an architecture-specific target
+#   ("90a" for wgmma and setmaxnreg, the Hopper steps), whose number is then its minimum.
+# BENCH_SHAPES: shapes tools/bench_all.py runs besides its kind's standard ones (where the step's
+#   choice of tile by shape decides); BENCH_RUNS: runs besides its kind's, each "label: arguments"
+#   (the label is the results file's variant).
+# NCU_SHAPES: shapes tools/check_model_ncu.py profiles besides its kind's cases; NCU_ARGS: the
+#   arguments its profiled runs need to run what the trace draws.
+# Each step's declaration goes into build/steps.json (gemm_write_step_manifest), which the tools
+# read, and the step's name is left in GEMM_STEP for the test functions that follow the call.
 function(gemm_add_step name)
-  cmake_parse_arguments(STEP "DEMO;TENSOR_CORE;ALIGNED_ROWS;FP8" "MIN_ARCH" "SOURCES;CUDA_ARCHITECTURES" ${ARGN})
-  if(STEP_MIN_ARCH AND NOT STEP_CUDA_ARCHITECTURES)
-    set(STEP_CUDA_ARCHITECTURES "")
-    foreach(_arch IN LISTS CMAKE_CUDA_ARCHITECTURES)
-      string(REGEX MATCH "^[0-9]+" _number "${_arch}")
-      if(_number AND _number GREATER_EQUAL STEP_MIN_ARCH)
-        list(APPEND STEP_CUDA_ARCHITECTURES ${_arch})
-      endif()
-    endforeach()
-    if(NOT STEP_CUDA_ARCHITECTURES)
-      set(STEP_CUDA_ARCHITECTURES ${STEP_MIN_ARCH})
+  cmake_parse_arguments(STEP "DEMO;TENSOR_CORE;FP8;CPU;ALIGNED_ROWS" "MIN_ARCH"
+                        "SOURCES;CUDA_ARCHITECTURES;BENCH_SHAPES;BENCH_RUNS;NCU_SHAPES;NCU_ARGS" ${ARGN})
+  if(STEP_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "gemm_add_step(${name}): unknown arguments ${STEP_UNPARSED_ARGUMENTS}")
+  endif()
+  get_filename_component(_folder "${CMAKE_CURRENT_SOURCE_DIR}" NAME)
+  if(NOT name STREQUAL _folder)
+    message(FATAL_ERROR "gemm_add_step(${name}) in steps/${_folder}: a step is named after its folder")
+  endif()
+  set(_kind fp32)
+  set(_kinds 0)
+  foreach(_flag DEMO TENSOR_CORE FP8 CPU)
+    if(STEP_${_flag})
+      string(TOLOWER ${_flag} _kind)
+      math(EXPR _kinds "${_kinds} + 1")
     endif()
+  endforeach()
+  if(_kinds GREATER 1)
+    message(FATAL_ERROR "gemm_add_step(${name}): one kind at most (DEMO, TENSOR_CORE, FP8 or CPU)")
+  endif()
+  if(STEP_ALIGNED_ROWS AND NOT _kind STREQUAL "tensor_core")
+    message(FATAL_ERROR "gemm_add_step(${name}): ALIGNED_ROWS is a rule of the TENSOR_CORE steps' shapes")
   endif()
   if(NOT STEP_SOURCES)
     set(STEP_SOURCES main.cu)
   endif()
-  add_executable(${name} ${STEP_SOURCES})
-  target_link_libraries(${name} PRIVATE gemm_common)
-  target_include_directories(${name} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
-  target_compile_options(${name} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)
+
+  if(_kind STREQUAL "cpu")
+    add_executable(${name} ${STEP_SOURCES})
+    target_link_libraries(${name} PRIVATE gemm_host)
+    set(_min_arch "")
+    set(_architectures "")
+  else()
+    # The minimum: MIN_ARCH, or the number of an architecture-specific target, or the oldest.
+    set(_min_arch ${GEMM_OLDEST_ARCH})
+    if(STEP_MIN_ARCH)
+      set(_min_arch ${STEP_MIN_ARCH})
+    elseif(STEP_CUDA_ARCHITECTURES)
+      list(GET STEP_CUDA_ARCHITECTURES 0 _first)
+      string(REGEX MATCH "^[0-9]+" _min_arch "${_first}")
+    endif()
+    if(STEP_MIN_ARCH AND NOT STEP_CUDA_ARCHITECTURES)
+      set(STEP_CUDA_ARCHITECTURES "")
+      foreach(_arch IN LISTS CMAKE_CUDA_ARCHITECTURES)
+        string(REGEX MATCH "^[0-9]+" _number "${_arch}")
+        if(_number AND _number GREATER_EQUAL STEP_MIN_ARCH)
+          list(APPEND STEP_CUDA_ARCHITECTURES ${_arch})
+        endif()
+      endforeach()
+      if(NOT STEP_CUDA_ARCHITECTURES)
+        set(STEP_CUDA_ARCHITECTURES ${STEP_MIN_ARCH})
+      endif()
+    endif()
+    add_executable(${name} ${STEP_SOURCES})
+    target_link_libraries(${name} PRIVATE gemm_common)
+    target_include_directories(${name} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+    target_compile_options(${name} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)
+    if(STEP_CUDA_ARCHITECTURES)
+      set_target_properties(${name} PROPERTIES CUDA_ARCHITECTURES "${STEP_CUDA_ARCHITECTURES}")
+    endif()
+    get_target_property(_architectures ${name} CUDA_ARCHITECTURES)
+  endif()
   set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
   gemm_warnings(${name})
-  if(STEP_CUDA_ARCHITECTURES)
-    set_target_properties(${name} PROPERTIES CUDA_ARCHITECTURES "${STEP_CUDA_ARCHITECTURES}")
-  endif()
+
+  # The lists tests/CMakeLists.txt gives each kind's tests.
   if(STEP_ALIGNED_ROWS)
     set_property(GLOBAL APPEND PROPERTY GEMM_ALIGNED_ROWS_STEPS ${name})
   endif()
-  if(STEP_DEMO)
+  if(_kind STREQUAL "demo")
     set_property(GLOBAL APPEND PROPERTY GEMM_DEMO_STEPS ${name})
-  elseif(STEP_TENSOR_CORE)
+  elseif(_kind STREQUAL "tensor_core")
     set_property(GLOBAL APPEND PROPERTY GEMM_TC_STEPS ${name})
-  elseif(STEP_FP8)
+  elseif(_kind STREQUAL "fp8")
     set_property(GLOBAL APPEND PROPERTY GEMM_FP8_STEPS ${name})
-  else()
+  elseif(_kind STREQUAL "fp32")
     set_property(GLOBAL APPEND PROPERTY GEMM_GPU_STEPS ${name})
   endif()
+
+  # Its entry in the manifest (build/steps.json).
+  set(_runs "")
+  foreach(_run IN LISTS STEP_BENCH_RUNS)
+    if(NOT _run MATCHES "^([a-z0-9-]+): *(.+)$")
+      message(FATAL_ERROR "gemm_add_step(${name}): BENCH_RUNS \"${_run}\" is not \"label: arguments\"")
+    endif()
+    set(_label ${CMAKE_MATCH_1})
+    separate_arguments(_arguments UNIX_COMMAND "${CMAKE_MATCH_2}")
+    _gemm_json_strings(_arguments_json ${_arguments})
+    list(APPEND _runs "{\"label\": \"${_label}\", \"args\": ${_arguments_json}}")
+  endforeach()
+  list(JOIN _runs ", " _runs)
+  if(STEP_ALIGNED_ROWS)
+    set(_aligned true)
+  else()
+    set(_aligned false)
+  endif()
+  if(_min_arch STREQUAL "")
+    set(_min_arch null)
+  endif()
+  # What its mapping declares, which the host tests derive their lists from
+  # (tests/host/declared_steps.hpp.in): a trace, a table of tunables. CMake reads the mapping again
+  # when it changes.
+  set(_mapping ${CMAKE_CURRENT_SOURCE_DIR}/mapping.hpp)
+  set(_traced false)
+  set(_tunables false)
+  if(EXISTS ${_mapping})
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_mapping})
+    file(READ ${_mapping} _text)
+    if(_text MATCHES "void trace_warp\\(")
+      set(_traced true)
+    endif()
+    if(_text MATCHES "kTunables\\[\\] *=")
+      set(_tunables true)
+    endif()
+  endif()
+  string(SUBSTRING ${name} 0 2 _number)
+  _gemm_json_strings(_architectures_json ${_architectures})
+  _gemm_json_strings(_bench_shapes_json ${STEP_BENCH_SHAPES})
+  _gemm_json_strings(_ncu_shapes_json ${STEP_NCU_SHAPES})
+  _gemm_json_strings(_ncu_args_json ${STEP_NCU_ARGS})
+  set(_entry "{\"name\": \"${name}\", \"number\": \"${_number}\", \"kind\": \"${_kind}\", ")
+  string(APPEND _entry "\"min_arch\": ${_min_arch}, \"architectures\": ${_architectures_json}, ")
+  string(APPEND _entry "\"aligned_rows\": ${_aligned}, \"traced\": ${_traced}, \"tunables\": ${_tunables}, ")
+  string(APPEND _entry "\"bench_shapes\": ${_bench_shapes_json}, \"bench_runs\": [${_runs}], ")
+  string(APPEND _entry "\"ncu_shapes\": ${_ncu_shapes_json}, \"ncu_args\": ${_ncu_args_json}}")
+  set_property(GLOBAL APPEND PROPERTY GEMM_STEP_MANIFEST "${_entry}")
+  set_property(GLOBAL APPEND PROPERTY GEMM_STEPS ${name})
+  set_property(GLOBAL PROPERTY GEMM_STEP_KIND_${name} ${_kind})
+  set_property(GLOBAL PROPERTY GEMM_STEP_TRACED_${name} ${_traced})
+  set_property(GLOBAL PROPERTY GEMM_STEP_TUNABLES_${name} ${_tunables})
+  set(GEMM_STEP ${name} PARENT_SCOPE)
+endfunction()
+
+# A JSON list of strings.
+function(_gemm_json_strings out)
+  set(_items "")
+  foreach(_item IN LISTS ARGN)
+    list(APPEND _items "\"${_item}\"")
+  endforeach()
+  list(JOIN _items ", " _items)
+  set(${out} "[${_items}]" PARENT_SCOPE)
+endfunction()
+
+# Writes what every step declared, once all are: build/steps.json for the tools (tools/bench_all.py,
+# tools/check_model_ncu.py, tests/check_steps_registered.py) and build/generated/declared_steps.hpp
+# and fp8_steps.hpp for the host tests (the lists of traced steps, of tables of tunables and of FP8
+# steps that they check every step of). Each is rewritten only when it changes.
+function(gemm_write_step_manifest)
+  get_property(_entries GLOBAL PROPERTY GEMM_STEP_MANIFEST)
+  list(JOIN _entries ",\n    " _entries)
+  file(CONFIGURE OUTPUT ${PROJECT_BINARY_DIR}/steps.json
+       CONTENT "{\n  \"schema\": \"gemm-steps-manifest/1\",\n  \"steps\": [\n    ${_entries}\n  ]\n}\n" @ONLY)
+
+  get_property(_steps GLOBAL PROPERTY GEMM_STEPS)
+  set(GEMM_DECLARED_STEP_INCLUDES "")
+  set(GEMM_DECLARED_STEPS "")
+  set(GEMM_DECLARED_TABLES "")
+  set(GEMM_FP8_STEP_INCLUDES "")
+  set(GEMM_FP8_STEP_ALIASES "")
+  foreach(_step IN LISTS _steps)
+    get_property(_kind GLOBAL PROPERTY GEMM_STEP_KIND_${_step})
+    get_property(_traced GLOBAL PROPERTY GEMM_STEP_TRACED_${_step})
+    get_property(_tunables GLOBAL PROPERTY GEMM_STEP_TUNABLES_${_step})
+    string(SUBSTRING ${_step} 0 2 _number)
+    string(APPEND GEMM_DECLARED_STEPS "    {\"${_step}\", \"${_kind}\", ${_traced}, ${_tunables}},\n")
+    if(_tunables)
+      string(APPEND GEMM_DECLARED_STEP_INCLUDES "#include \"${_step}/mapping.hpp\"\n")
+      string(APPEND GEMM_DECLARED_TABLES
+             "  visit(\"${_step}\", step${_number}::kTunables, step${_number}::kConfigs);\n")
+    endif()
+    if(_kind STREQUAL "fp8")
+      string(APPEND GEMM_FP8_STEP_INCLUDES "#include \"${_step}/mapping.hpp\"\n")
+      string(APPEND GEMM_FP8_STEP_ALIASES
+             "using Step${_number} = Fp8Step<step${_number}::Config, step${_number}::kConfigs, "
+             "&step${_number}::launch_shape, &step${_number}::shared_bytes, &step${_number}::units, "
+             "&step${_number}::tile_at, &step${_number}::to_params, &step${_number}::trace_launch_shape, "
+             "&step${_number}::trace_warp>;\n")
+    endif()
+  endforeach()
+  configure_file(${PROJECT_SOURCE_DIR}/tests/host/declared_steps.hpp.in
+                 ${PROJECT_BINARY_DIR}/generated/declared_steps.hpp @ONLY)
+  configure_file(${PROJECT_SOURCE_DIR}/tests/host/fp8_steps.hpp.in
+                 ${PROJECT_BINARY_DIR}/generated/fp8_steps.hpp @ONLY)
 endfunction()

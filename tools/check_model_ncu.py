@@ -6,11 +6,14 @@ at small shapes, compares the measured counters with model_predict's, and writes
 Agreement: exact for the bank demos, within 2% for the GEMM steps. Exits 0 when all agree, 1 when
 one does not, 77 when there is no GPU or no ncu (CTest: skipped). A program the GPU cannot run (it
 exits 77: the Hopper steps need compute capability 9.0) is skipped and listed as such in the file.
+What each step is profiled at follows from its declaration (steps/NN_name/CMakeLists.txt), read from
+BUILD/steps.json.
 
     tools/check_model_ncu.py --build build --out docs/results
     tools/check_model_ncu.py --build build --out docs/results --steps 21,22   # these steps' cases only,
                                                                    # merged into the file there
     tools/check_model_ncu.py --build build --check-shipped docs/results   # no GPU: is the file current?
+    tools/check_model_ncu.py --build build --dry-run    # the profiler runs, profiled nothing
 """
 import argparse
 import concurrent.futures
@@ -51,38 +54,44 @@ COUNTERS = {
 # The four counters the agreement rule is about (the request counts must match exactly).
 CHECKED = ["global_load_sectors", "global_store_sectors", "shared_load_wavefronts", "shared_store_wavefronts",
            "shared_load_requests", "shared_store_requests"]
-# (beta, shapes) for the GEMM steps, one profiler run each: an even shape that does not read C, and
-# odd shapes that do.
+# What each traced program is profiled at follows from its step's declaration (gemm_add_step in
+# steps/NN_name/CMakeLists.txt, read from BUILD/steps.json): its kind's cases below, plus the shapes
+# (NCU_SHAPES) and arguments (NCU_ARGS) the step declares. The cases are per kind since a kind's
+# shape rule decides which shapes its kernels take without the general path:
+# (beta, shapes), one profiler run each: an even shape that does not read C, and odd shapes that do.
 GEMM_CASES = [(0.0, ["128x128x128"]), (0.5, ["33x17x45", "100x75x64"])]
-# Steps whose shapes obey a rule (tensor cores: K and the stored rows multiples of 8) take their own.
-GEMM_CASES_FOR = {"12_wmma": [(0.0, ["128x128x128"]), (0.5, ["40x24x48", "104x72x64"])],
-                  "13_wmma_pipeline": [(0.0, ["128x128x128"]), (0.5, ["40x24x48", "104x72x64"])],
-                  "14_mma_ldmatrix": [(0.0, ["128x128x128"]), (0.5, ["40x24x48", "104x72x64"])],
-                  "18_tma_store_epilogue": [(0.0, ["128x128x128", "264x520x64"]), (0.5, ["40x24x48", "104x72x64", "264x520x64"])]}
-# The Hopper steps 15-17 at step 18's shapes: steps 15 and 16 run one block per tile, and step 17's
-# persistent grid deals these few tiles (at most 6 units) one unit per cluster on any GPU, as the
-# trace does, so the profiled launch is the traced one whatever the GPU's SM count.
-for _hopper_step in ("15_tma_wgmma", "16_warp_specialized", "17_persistent_clusters"):
-    GEMM_CASES_FOR[_hopper_step] = GEMM_CASES_FOR["18_tma_store_epilogue"]
-# Step 19 (FP8) at step 18's shapes too: K a multiple of 16, as its kernels take (its only layout, NT,
-# is its default), with f32 output, which its trace draws (PROGRAM_ARGS).
-GEMM_CASES_FOR["19_fp8"] = GEMM_CASES_FOR["18_tma_store_epilogue"]
-# Step 20 likewise: with f32 output it stores each tile after it, as step 19 does.
-GEMM_CASES_FOR["20_overlapped_epilogue"] = GEMM_CASES_FOR["18_tma_store_epilogue"]
-# Step 21 likewise: its change is not a memory instruction.
-GEMM_CASES_FOR["21_uniform_datapath"] = GEMM_CASES_FOR["18_tma_store_epilogue"]
-# Step 22 likewise (--defaults: the 192-column tile at these shapes, as the trace's).
-GEMM_CASES_FOR["22_tile_width"] = GEMM_CASES_FOR["18_tma_store_epilogue"]
+# The tensor-core and FP8 steps' shapes obey a rule (K and the stored rows multiples of 8; for FP8, K
+# a multiple of 16 and layout NT, its default): these take both.
+TENSOR_CORE_CASES = [(0.0, ["128x128x128"]), (0.5, ["40x24x48", "104x72x64"])]
+CASES_OF_KIND = {"fp32": GEMM_CASES, "tensor_core": TENSOR_CORE_CASES, "fp8": TENSOR_CORE_CASES}
 GEMM_TOLERANCE = 0.02
-# Arguments a step's profiled runs need so that they run what the model draws. Step 11 splits the
-# tiles of a partial last wave along k (a second kernel, not traced); at these small shapes every
-# tile would be split, so it runs with every tile whole. Besides these, every GEMM step's runs are
-# given --defaults: the default tunables at every shape, which is what the model predicts with
-# (steps 10, 11, 14 and 18 would otherwise choose their tile by shape, smaller ones at these shapes).
-PROGRAM_ARGS = {"11_split_k_tail": ["--param", "SPLIT=0"],
-                # Step 19 writes bf16 by default; its trace is of f32 output, as step 18's.
-                "19_fp8": ["--out", "f32"], "20_overlapped_epilogue": ["--out", "f32"],
-                "21_uniform_datapath": ["--out", "f32"], "22_tile_width": ["--out", "f32"]}
+# Arguments a kind's profiled runs need so that they run what the model draws: the FP8 steps write
+# bf16 by default, and their traces are of f32 output, as the Hopper tensor-core steps' are. Besides
+# these and the step's own (NCU_ARGS), every GEMM step's runs are given --defaults: the default
+# tunables at every shape, which is what the model predicts with (the steps that choose their tile
+# by shape would otherwise choose smaller ones at these shapes).
+PROGRAM_ARGS_OF_KIND = {"fp8": ["--out", "f32"]}
+
+
+def load_manifest(build):
+    """The steps as declared (BUILD/steps.json, written by CMake at configure time), by name."""
+    path = os.path.join(build, "steps.json")
+    if not os.path.exists(path):
+        raise SystemExit(f"check_model_ncu: no {path}: configure the build (cmake -S . -B {build}), then build it")
+    with open(path, encoding="utf-8") as handle:
+        return {step["name"]: step for step in json.load(handle)["steps"]}
+
+
+def cases_of(step):
+    """(beta, shapes) of a GEMM step's profiled runs: its kind's, each with the step's NCU_SHAPES."""
+    return [(beta, shapes + step["ncu_shapes"]) for beta, shapes in CASES_OF_KIND[step["kind"]]]
+
+
+def program_args_of(step):
+    """What a GEMM step's profiled runs are given besides the case: --defaults, its kind's, its own."""
+    return ["--defaults"] + PROGRAM_ARGS_OF_KIND.get(step["kind"], []) + step["ncu_args"]
+
+
 # Counters of a held program that are recorded but not held to the rule, each with the reason.
 COUNTERS_NOT_HELD = {
     "13_wmma_pipeline": {
@@ -154,22 +163,31 @@ def predict(build, step, variant, shape, beta):
     return json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
 
 
-def profile_program(step, kernel, kind, variants, build, ncu, compare, repeats):
-    """Profiles one program's cases and hands each one's counters to compare()."""
+def profile_commands(step, kernel, kind, variants, build, declared):
+    """The program's profiler runs, each the program and its arguments: for a GEMM step one per case
+    (cases_of), for a demo one of every variant and one of the first again."""
     binary = os.path.join(build, "bin", step)
     if kind == "fixed":
-        # One run of the demo launches every variant once, in list order.
-        launches = measure(ncu, [binary, "--check-only"], kernel)
+        return [[binary, "--check-only"], [binary, "--check-only", "--variant", variants[0]]]
+    return [[binary, "--check-only", "--shapes", ",".join(shapes), "--beta", str(beta)] + program_args_of(declared)
+            for beta, shapes in cases_of(declared)]
+
+
+def profile_program(step, kernel, kind, variants, build, declared, ncu, compare, repeats):
+    """Profiles one program's cases and hands each one's counters to compare()."""
+    commands = profile_commands(step, kernel, kind, variants, build, declared)
+    if kind == "fixed":
+        # One run of the demo launches every variant once, in list order; then the first variant again.
+        launches = measure(ncu, commands[0], kernel)
         if len(launches) != len(variants):
             raise RuntimeError(f"{step}: {len(launches)} launches profiled for {len(variants)} variants")
         for variant, measured in zip(variants, launches):
             compare(step, variant, None, None, measured, exact=True)
-        again = measure(ncu, [binary, "--check-only", "--variant", variants[0]], kernel)[0]
+        again = measure(ncu, commands[1], kernel)[0]
         repeats.append({"step": step, "variant": variants[0], "first": launches[0], "second": again})
     else:
-        for beta, shapes in GEMM_CASES_FOR.get(step, GEMM_CASES):
-            launches = measure(ncu, [binary, "--check-only", "--shapes", ",".join(shapes), "--beta", str(beta)]
-                               + ["--defaults"] + PROGRAM_ARGS.get(step, []), kernel)
+        for (beta, shapes), program_args in zip(cases_of(declared), commands):
+            launches = measure(ncu, program_args, kernel)
             for shape, measured in zip(shapes, launches):
                 compare(step, "", shape, beta, measured, exact=False)
 
@@ -231,6 +249,8 @@ def main():
     parser.add_argument("--steps", default="",
                         help="comma-separated step numbers (e.g. 21,22): profile only these programs and merge their "
                              "cases into the comparison file already in --out, each new case naming its commit")
+    parser.add_argument("--dry-run", action="store_true",
+                        help="print the profiler run of every case (no GPU needed), profile nothing")
     parser.add_argument("--check-shipped", metavar="FOLDER", default=None,
                         help="no profiling: check that the comparison files in FOLDER predict what the model "
                              "predicts now")
@@ -246,11 +266,14 @@ def main():
             return 2
         return check_shipped(args.build, args.check_shipped)
     ncu = find_ncu()
-    if not have_gpu() or ncu is None:
+    if not args.dry_run and (not have_gpu() or ncu is None):
         print("check_model_ncu: skipped (needs an NVIDIA GPU and Nsight Compute's ncu)")
         return 77
-    gpu = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"], capture_output=True,
-                         text=True).stdout.strip().splitlines()[0]
+    if not os.access(os.path.join(args.build, "bin", "model_predict"), os.X_OK):
+        print(f"check_model_ncu: no {args.build}/bin/model_predict: build the project first "
+              "(cmake --build build), or pass --build", file=sys.stderr)
+        return 2
+    declared = load_manifest(args.build)
     listing = subprocess.run([os.path.join(args.build, "bin", "model_predict"), "--list"], capture_output=True,
                              text=True, check=True).stdout.split("\n")
     selected = {s.strip().zfill(2) for s in args.steps.split(",") if s.strip()}
@@ -259,11 +282,22 @@ def main():
         step, variant, kernel, kind = line.split()
         if selected and step[:2] not in selected:
             continue
+        if step not in declared:
+            print(f"check_model_ncu: {step} is traced but not declared in {args.build}/steps.json: reconfigure the "
+                  "build", file=sys.stderr)
+            return 2
         programs.setdefault(step, (kernel, kind, []))[2].append("" if variant == "-" else variant)
     if selected and not programs:
         print(f"check_model_ncu: no traced program of steps {args.steps} (model_predict --list names them)",
               file=sys.stderr)
         return 2
+    if args.dry_run:
+        for step, (kernel, kind, variants) in programs.items():
+            for program_args in profile_commands(step, kernel, kind, variants, args.build, declared[step]):
+                print(f"$ ncu --csv --metrics <the COUNTERS' metrics> -k regex:{kernel} " + " ".join(program_args))
+        return 0
+    gpu = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"], capture_output=True,
+                         text=True).stdout.strip().splitlines()[0]
 
     # Every prediction, computed in parallel up front (the brute-force launch sums take seconds each).
     wanted = []
@@ -271,8 +305,7 @@ def main():
         if kind == "fixed":
             wanted += [(step, variant, None, None) for variant in variants]
         else:
-            wanted += [(step, "", shape, beta) for beta, shapes in GEMM_CASES_FOR.get(step, GEMM_CASES)
-                       for shape in shapes]
+            wanted += [(step, "", shape, beta) for beta, shapes in cases_of(declared[step]) for shape in shapes]
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         predictions = dict(zip(wanted, pool.map(lambda key: predict(args.build, *key), wanted)))
 
@@ -314,7 +347,7 @@ def main():
     skipped = []  # programs this GPU cannot run, each with the reason
     for step, (kernel, kind, variants) in programs.items():
         try:
-            profile_program(step, kernel, kind, variants, args.build, ncu, compare, repeats)
+            profile_program(step, kernel, kind, variants, args.build, declared[step], ncu, compare, repeats)
         except NoSuitableGpu as reason:
             print(f"skipped  {step}: {reason}", flush=True)
             skipped.append({"step": step, "reason": str(reason)})

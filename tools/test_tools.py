@@ -9,6 +9,7 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_all  # noqa: E402
 import check_doc_commands  # noqa: E402
 import check_doc_links  # noqa: E402
 import check_model_ncu  # noqa: E402
@@ -665,6 +666,64 @@ class ProfilerTest(unittest.TestCase):
         self.assertEqual(merged["skipped"], [])
         with self.assertRaises(SystemExit):
             check_model_ncu.merge_steps(existing, dict(new, gpu="other"), {"21_x"})
+
+
+def declared(name, kind, **fields):
+    """A step as BUILD/steps.json declares it (gemm_add_step)."""
+    step = {"name": name, "number": name[:2], "kind": kind, "min_arch": 75, "architectures": ["75"],
+            "aligned_rows": False, "traced": True, "tunables": False, "bench_shapes": [], "bench_runs": [],
+            "ncu_shapes": [], "ncu_args": []}
+    step.update(fields)
+    return step
+
+
+class DeclaredStepsTest(unittest.TestCase):
+    """What bench_all and check_model_ncu run follows from a step's declaration: its kind's runs and
+    shapes, and what the step adds."""
+
+    def test_a_kind_gives_its_runs_and_shapes(self):
+        fp32 = bench_all.runs_of(declared("05_x", "fp32"), None, [], "")
+        self.assertEqual(fp32, [(["--shapes", bench_all.STANDARD_SHAPES], "")])
+        tc = bench_all.runs_of(declared("12_x", "tensor_core"), None, ["--reps", "3"], "")
+        self.assertEqual(len(tc), len(bench_all.TENSOR_CORE_RUNS))
+        self.assertEqual(tc[0][0][:2], ["--shapes", bench_all.TENSOR_CORE_SHAPES])
+        self.assertEqual(tc[0][0][-2:], ["--reps", "3"])
+        aligned = bench_all.runs_of(declared("13_x", "tensor_core", aligned_rows=True), None, [], "f16")
+        self.assertEqual([run[0][1] for run in aligned], [bench_all.ALIGNED_ROWS_SHAPES])
+        self.assertEqual(bench_all.runs_of(declared("03_x", "demo"), "64", [], ""), [([], "")])
+
+    def test_a_step_adds_its_shapes_and_runs(self):
+        step = declared("19_x", "fp8", bench_shapes=["1536"],
+                        bench_runs=[{"label": "no-promotion", "args": ["--param", "PROMOTE=0"]}])
+        runs = bench_all.runs_of(step, None, [], "")
+        self.assertEqual(len(runs), len(bench_all.FP8_RUNS) + 1)
+        self.assertEqual(runs[0][0][1], bench_all.FP8_SHAPES + ",1536")
+        self.assertEqual(runs[-1], (["--shapes", bench_all.FP8_SHAPES + ",1536", "--param", "PROMOTE=0"],
+                                    "no-promotion"))
+        # Shapes given on the command line replace the kind's and the step's.
+        self.assertEqual(bench_all.runs_of(step, "128", [], "")[0][0][:2], ["--shapes", "128"])
+
+    def test_the_cpu_reference_and_unbuilt_steps_are_not_benchmarked(self):
+        with tempfile.TemporaryDirectory() as build:
+            os.makedirs(os.path.join(build, "bin"))
+            for name in ("00_cpu", "01_x"):
+                path = os.path.join(build, "bin", name)
+                with open(path, "w", encoding="utf-8") as handle:
+                    handle.write("#!/bin/sh\n")
+                os.chmod(path, 0o755)
+            steps = [declared("00_cpu", "cpu"), declared("01_x", "fp32"), declared("02_y", "fp32")]
+            self.assertEqual([step["name"] for step, _ in bench_all.find_steps(build, steps, set())], ["01_x"])
+            with self.assertRaises(SystemExit):  # not configured: no steps.json
+                bench_all.load_manifest(build)
+
+    def test_profiled_cases_are_the_kinds_with_the_steps_shapes_and_arguments(self):
+        step = declared("18_x", "tensor_core", ncu_shapes=["264x520x64"])
+        self.assertEqual(check_model_ncu.cases_of(step),
+                         [(beta, shapes + ["264x520x64"]) for beta, shapes in check_model_ncu.TENSOR_CORE_CASES])
+        self.assertEqual(check_model_ncu.program_args_of(declared("22_x", "fp8")), ["--defaults", "--out", "f32"])
+        self.assertEqual(check_model_ncu.program_args_of(declared("11_x", "fp32", ncu_args=["--param", "SPLIT=0"])),
+                         ["--defaults", "--param", "SPLIT=0"])
+        self.assertEqual(check_model_ncu.cases_of(declared("05_x", "fp32")), check_model_ncu.GEMM_CASES)
 
 
 # A stand-in for nvidia-smi: one reading per call, or a reading every few ms with -lms, alternating

@@ -12,11 +12,14 @@ namespace step02 {
 // through the read-only data path (ld.global.nc).
 __global__ void coalesced_sgemm(GemmShape shape, float alpha, const float* __restrict__ a,
                                 const float* __restrict__ b, float beta, float* __restrict__ c) {
+  // The formulas the mapping's functions compute (mapping.hpp; kBlockSide = 32), with M, N, K the
+  // shape: this thread's element of C is row = blockIdx.x * 32 + threadIdx.y, col = blockIdx.y * 32 + threadIdx.x.
   const CElement e = c_element(shape, gemm::this_thread());
   if (!e.valid) return;  // threads past the edge of C own nothing
   float acc = 0.0f;
+  // A[row * K + k] * B[k * N + col]
   for (int k = 0; k < shape.k; ++k) acc += a[a_index(shape, e, k)] * b[b_index(shape, e, k)];
-  const int at = c_index(shape, e);
+  const int at = c_index(shape, e);  // C[row * N + col]
   c[at] = gemm::epilogue(alpha, acc, beta, c + at);
 }
 

@@ -17,10 +17,13 @@ __global__ void bank_demo_kernel(int* __restrict__ out) {
   constexpr demo::TileShape tile_shape = kTile;  // a device-side copy of the host constant
   static_assert(demo::orders_share_one_array(v), "a column-major variant stores and loads column-major");
   const int tx = threadIdx.x, ty = threadIdx.y;
-  // The cells this thread stores to and loads from (mapping: common/host/bank_demo.hpp).
+  // The cells this thread stores to and loads from (mapping: common/host/bank_demo.hpp), with W x H
+  // the tile (kTile): in the row order tile[ty][tx], in the column order tile[tx][ty] (the array is
+  // then tile[W][H]), in the transposed order tile[idx % H][idx / H] with idx = ty * W + tx.
   const demo::Cell store = demo::cell(tile_shape, v.store, tx, ty);
   const demo::Cell load = demo::cell(tile_shape, v.load, tx, ty);
-  const int store_word = demo::word_index(tile_shape, v, store);  // also the value's identity
+  // The word of tile[row][col]: row * (row length + pad) + col. Also the stored value's identity.
+  const int store_word = demo::word_index(tile_shape, v, store);
   int sum = 0;
   if constexpr (!v.dynamic) {
     // Static: a 2-D array whose shape is part of the kernel; tile[row][col] compiles to the word
@@ -44,7 +47,7 @@ __global__ void bank_demo_kernel(int* __restrict__ out) {
       __syncthreads();  // the next repetition overwrites the tile
     }
   }
-  out[demo::output_index(tile_shape, blockIdx.x, tx, ty)] = sum;
+  out[demo::output_index(tile_shape, blockIdx.x, tx, ty)] = sum;  // out[(blockIdx.x * H + ty) * W + tx]
 }
 
 template <int... kIndex>

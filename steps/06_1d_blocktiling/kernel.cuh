@@ -22,9 +22,15 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]),
   const ThreadCoord t = gemm::this_thread();
   float acc[cfg.tm] = {};  // the thread's TM results, in registers
 
+  // The formulas the mapping's functions compute (mapping.hpp), with M, N, K the shape, BM, BN, BK,
+  // TM the configuration, BM * BN / TM threads a block, tid = threadIdx.x.
   for (int kt = 0; kt < k_tiles(shape, cfg); ++kt) {
     // The k-tile's loads first, all of them in flight together, then its shared stores.
     float a_staged[a_copies(cfg)], b_staged[b_copies(cfg)];
+    // Copy `copy` of a thread is tile element idx = tid + copy * BM * BN / TM:
+    //   A[(blockIdx.x * BM + idx / BK) * K + kt * BK + idx % BK] into a_tile[idx],
+    //   B[(kt * BK + idx / BN) * N + blockIdx.y * BN + idx % BN] into b_tile[idx]
+    // (zero outside A and B): the tiles lie as in A and B.
 #pragma unroll
     for (int copy = 0; copy < a_copies(cfg); ++copy) {
       const MatrixCoord from = a_tile_source(shape, t, cfg, kt, copy);
@@ -43,6 +49,8 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]),
       if (b_copy_exists(t, cfg, copy)) b_tile[copy_element(t, cfg, copy)] = b_staged[copy];
     __syncthreads();
     // The thread's BK values of B (its column of the B tile): each loaded once, used TM times.
+    // The thread's column of C is tid % BN, its rows tid / BN * TM + i: b_tile[dot * BN + tid % BN],
+    // a_tile[(tid / BN * TM + i) * BK + dot].
     float b_values[cfg.bk];
 #pragma unroll
     for (int dot = 0; dot < cfg.bk; ++dot) b_values[dot] = b_tile[b_tile_load_index(t, cfg, dot)];
@@ -54,9 +62,10 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]),
   }
 #pragma unroll
   for (int i = 0; i < cfg.tm; ++i) {
+    // row = blockIdx.x * BM + tid / BN * TM + i, col = blockIdx.y * BN + tid % BN
     const CElement e = c_element(shape, t, cfg, i);
     if (!e.valid) continue;
-    const int at = c_index(shape, e);
+    const int at = c_index(shape, e);  // C[row * N + col]
     c[at] = gemm::epilogue(alpha, acc[i], beta, c + at);
   }
 }

@@ -24,9 +24,15 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]),
   float a_values[cfg.tm];          // one column of the A tile, for this step's outer product
   float b_values[cfg.tn];          // one row of the B tile
 
+  // The formulas the mapping's functions compute (mapping.hpp), with M, N, K the shape, BM, BN, BK,
+  // TM, TN the configuration, (BM / TM) * (BN / TN) threads a block, tid = threadIdx.x.
   for (int kt = 0; kt < k_tiles(shape, cfg); ++kt) {
     // The k-tile's loads first, all of them in flight together, then its shared stores.
     float a_staged[a_copies(cfg)], b_staged[b_copies(cfg)];
+    // Copy `copy` of a thread is tile element idx = tid + copy * (BM / TM) * (BN / TN):
+    //   A[(blockIdx.x * BM + idx / BK) * K + kt * BK + idx % BK] into a_tile[idx],
+    //   B[(kt * BK + idx / BN) * N + blockIdx.y * BN + idx % BN] into b_tile[idx]
+    // (zero outside A and B): the tiles lie as in A and B.
 #pragma unroll
     for (int copy = 0; copy < a_copies(cfg); ++copy) {
       const MatrixCoord from = a_tile_source(shape, t, cfg, kt, copy);
@@ -46,7 +52,9 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]),
     __syncthreads();
 #pragma unroll
     for (int dot = 0; dot < cfg.bk; ++dot) {
-      // TM + TN shared loads, then TM * TN multiply-adds from registers.
+      // TM + TN shared loads, then TM * TN multiply-adds from registers. The thread's rows of C are
+      // tid / (BN / TN) * TM + i, its columns tid % (BN / TN) * TN + j:
+      // a_tile[(tid / (BN / TN) * TM + i) * BK + dot], b_tile[dot * BN + tid % (BN / TN) * TN + j].
 #pragma unroll
       for (int i = 0; i < cfg.tm; ++i) a_values[i] = a_tile[a_tile_load_index(t, cfg, dot, i)];
 #pragma unroll
@@ -62,9 +70,10 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]),
   for (int i = 0; i < cfg.tm; ++i)
 #pragma unroll
     for (int j = 0; j < cfg.tn; ++j) {
+      // row = blockIdx.x * BM + tid / (BN / TN) * TM + i, col = blockIdx.y * BN + tid % (BN / TN) * TN + j
       const CElement e = c_element(shape, t, cfg, i, j);
       if (!e.valid) continue;
-      const int at = c_index(shape, e);
+      const int at = c_index(shape, e);  // C[row * N + col]
       c[at] = gemm::epilogue(alpha, acc[i][j], beta, c + at);
     }
 }

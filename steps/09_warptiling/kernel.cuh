@@ -26,8 +26,15 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]),
   float acc[cfg.tm][cfg.tn] = {};
   float a_values[cfg.tm], b_values[cfg.tn];
 
+  // The formulas the mapping's functions compute (mapping.hpp), with M, N, K the shape,
+  // BM, BN, BK, WM, WN, TM, TN the configuration, threads = (BM / WM) * (BN / WN) * 32 a block, tid = threadIdx.x,
+  // and the tiles copied in chunks of 4 floats (kChunk) along their rows.
   for (int kt = 0; kt < k_tiles(shape, cfg); ++kt) {
     // The k-tile's loads first, all of them in flight together, then its shared stores.
+    // Copy `copy` of a thread is chunk = tid + copy * threads of the tile; element q (0..3) of it:
+    //   A[(blockIdx.x * BM + chunk / (BK / 4)) * K + kt * BK + chunk % (BK / 4) * 4 + q]
+    //   B[(kt * BK + chunk / (BN / 4)) * N + blockIdx.y * BN + chunk % (BN / 4) * 4 + q]
+    // (one 16-byte load from q = 0 where the rows start on 16 bytes; zero outside A and B).
     float a_staged[a_copies(cfg)][kChunk];
     float4 b_staged[b_copies(cfg)];
 #pragma unroll
@@ -61,6 +68,8 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]),
         b_staged[copy] = float4{chunk[0], chunk[1], chunk[2], chunk[3]};
       }
     }
+    // Element q of an A chunk goes to a_tile_t[(chunk % (BK / 4) * 4 + q) * BM + chunk / (BK / 4)]
+    // (the transpose), a B chunk to b_tile[chunk * 4 .. chunk * 4 + 3] (as it lies in B).
 #pragma unroll
     for (int copy = 0; copy < a_copies(cfg); ++copy) {
       if (!a_copy_exists(t, cfg, copy)) continue;
@@ -71,6 +80,14 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]),
     for (int copy = 0; copy < b_copies(cfg); ++copy)
       if (b_copy_exists(t, cfg, copy)) *reinterpret_cast<float4*>(&b_tile[b_store_index(t, cfg, copy)]) = b_staged[copy];
     __syncthreads();
+    // The thread's rows and columns of the tile: its warp's tile (warp = tid / 32, warp_row =
+    // warp / (BN / WN), warp_col = warp % (BN / WN)), then its lane's place in it, in the conflict-free
+    // order (lane = tid % 32, long(lane) = ((lane >> 3) & 1) * 4 + ((lane >> 1) & 3), short(lane) =
+    // (((lane >> 3) ^ (lane >> 4)) & 1) * 2 + (lane & 1); lane_row = long(lane) and lane_col =
+    // short(lane) where WM / TM = 8, the other way round where it is 4), 4 contiguous at a time:
+    //   row_in_tile(i) = warp_row * WM + i / 4 * (WM / TM * 4) + lane_row * 4 + i % 4
+    //   col_in_tile(j) = warp_col * WN + j / 4 * (WN / TN * 4) + lane_col * 4 + j % 4
+    // a_tile_t[dot * BM + row_in_tile(i)] and b_tile[dot * BN + col_in_tile(j)], 4 words a load.
 #pragma unroll
     for (int dot = 0; dot < cfg.bk; ++dot) {
 #pragma unroll
@@ -91,6 +108,8 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]),
     __syncthreads();
   }
 
+  // C[(blockIdx.x * BM + row_in_tile(i)) * N + blockIdx.y * BN + col_in_tile(j)], 4 floats a store
+  // where C's rows start on 16 bytes.
 #pragma unroll
   for (int i = 0; i < cfg.tm; ++i) {
     if (wide_bc) {

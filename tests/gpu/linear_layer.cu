@@ -1,12 +1,15 @@
-// A linear layer's forward pass and both gradients with a tensor-core step's three layouts (steps 12
-// to 18, the first argument), the job they are built for: Y = X W (NN), dX = dY W^T (NT: W read transposed), dW = X^T dY (TN: X
-// read transposed). Each product is computed by the step on the same device buffers a training
-// step would use (no copies, no explicit transposes) and compared with cublasGemmEx on the same
-// buffers and with a CPU fp64 reference on the same rounded values.
+// A linear layer's forward pass and both gradients with a tensor-core step's three layouts (the first
+// argument: the step's number, one of those whose linear_layer_NN.cu is linked in), the job they are
+// built for: Y = X W (NN), dX = dY W^T (NT: W read transposed), dW = X^T dY (TN: X read transposed).
+// Each product is computed by the step on the same device buffers a training step would use (no
+// copies, no explicit transposes) and compared with cublasGemmEx on the same buffers and with a CPU
+// fp64 reference on the same rounded values.
 // Exit codes: 0 all agree, 1 a product disagrees, 2 usage, 3 CUDA error, 77 no suitable GPU.
 #include <algorithm>
 #include <cstdio>
 #include <functional>
+#include <iterator>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -19,6 +22,11 @@
 #include "program.cuh"
 #include "random.hpp"
 #include "verify.hpp"
+
+std::map<std::string, std::function<linear_layer::Step()>>& linear_layer::registered_steps() {
+  static std::map<std::string, std::function<Step()>> steps;
+  return steps;
+}
 
 namespace {
 
@@ -53,15 +61,24 @@ std::vector<float> transpose(const Matrix& m) {
 
 using linear_layer::Step;
 
+// "12, 13 or 14": the registered steps' numbers, in order.
+std::string registered_numbers() {
+  std::string named;
+  const auto& steps = linear_layer::registered_steps();
+  for (auto it = steps.begin(); it != steps.end(); ++it) {
+    if (it != steps.begin()) named += std::next(it) == steps.end() ? " or " : ", ";
+    named += it->first;
+  }
+  return named;
+}
+
 Step step_named(const std::string& name) {
-  if (name == "12") return linear_layer::step12();
-  if (name == "13") return linear_layer::step13();
-  if (name == "14") return linear_layer::step14();
-  if (name == "15") return linear_layer::step15();
-  if (name == "16") return linear_layer::step16();
-  if (name == "17") return linear_layer::step17();
-  if (name == "18") return linear_layer::step18();
-  throw gemm::UsageError("unknown step '" + name + "': use 12, 13, 14, 15, 16, 17 or 18 (usage: linear_layer_test STEP f16|bf16)");
+  const auto& steps = linear_layer::registered_steps();
+  const auto found = steps.find(name);
+  if (found == steps.end())
+    throw gemm::UsageError("unknown step '" + name + "': use " + registered_numbers() +
+                           " (usage: linear_layer_test STEP f16|bf16)");
+  return found->second();
 }
 
 // One product: ours and cuBLAS on the same device inputs, both against the CPU.
@@ -126,7 +143,7 @@ int run(const Step& step, InputType type) {
 int main(int argc, char** argv) {
   return gemm::run_program("linear_layer", [&] {
     if (argc != 3 || (std::string(argv[2]) != "f16" && std::string(argv[2]) != "bf16"))
-      throw gemm::UsageError("usage: linear_layer_test STEP f16|bf16 (STEP: 12 to 18)");
+      throw gemm::UsageError("usage: linear_layer_test STEP f16|bf16 (STEP: " + registered_numbers() + ")");
     return run(step_named(argv[1]), std::string(argv[2]) == "bf16" ? InputType::bf16 : InputType::f16);
   });
 }

@@ -3,7 +3,9 @@
 #include "gpu.cuh"
 #include "linear_layer_step.hpp"
 
-linear_layer::Step linear_layer::step14() {
+namespace {
+
+linear_layer::Step step14() {
   // The configuration the step's own program runs with on this GPU: the default where its shared
   // memory fits, else the first that does (config_for_gpu).
   return {"14_mma_ldmatrix", 80, 0, [](const gemm::TcProblem& p, cudaStream_t s) {
@@ -11,3 +13,7 @@ linear_layer::Step linear_layer::step14() {
             step14::launch(p, params, s);
           }};
 }
+
+const linear_layer::Registration registration("14", step14);
+
+}  // namespace

@@ -3,7 +3,13 @@
 #include "15_tma_wgmma/kernel.cuh"
 #include "linear_layer_step.hpp"
 
-linear_layer::Step linear_layer::step15() {
+namespace {
+
+linear_layer::Step step15() {
   const gemm::Params params = step15::to_params(step15::kConfigs[0]);
   return {"15_tma_wgmma", 90, 90, [params](const gemm::TcProblem& p, cudaStream_t s) { step15::launch(p, params, s); }};
 }
+
+const linear_layer::Registration registration("15", step15);
+
+}  // namespace

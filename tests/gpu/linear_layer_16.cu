@@ -3,7 +3,13 @@
 #include "16_warp_specialized/kernel.cuh"
 #include "linear_layer_step.hpp"
 
-linear_layer::Step linear_layer::step16() {
+namespace {
+
+linear_layer::Step step16() {
   const gemm::Params params = step16::to_params(step16::kConfigs[0]);
   return {"16_warp_specialized", 90, 90, [params](const gemm::TcProblem& p, cudaStream_t s) { step16::launch(p, params, s); }};
 }
+
+const linear_layer::Registration registration("16", step16);
+
+}  // namespace

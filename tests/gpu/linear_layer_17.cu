@@ -3,7 +3,13 @@
 #include "17_persistent_clusters/kernel.cuh"
 #include "linear_layer_step.hpp"
 
-linear_layer::Step linear_layer::step17() {
+namespace {
+
+linear_layer::Step step17() {
   const gemm::Params params = step17::to_params(step17::kConfigs[0]);
   return {"17_persistent_clusters", 90, 90, [params](const gemm::TcProblem& p, cudaStream_t s) { step17::launch(p, params, s); }};
 }
+
+const linear_layer::Registration registration("17", step17);
+
+}  // namespace

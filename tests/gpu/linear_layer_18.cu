@@ -3,7 +3,13 @@
 #include "18_tma_store_epilogue/kernel.cuh"
 #include "linear_layer_step.hpp"
 
-linear_layer::Step linear_layer::step18() {
+namespace {
+
+linear_layer::Step step18() {
   const gemm::Params params = step18::to_params(step18::kConfigs[0]);
   return {"18_tma_store_epilogue", 90, 90, [params](const gemm::TcProblem& p, cudaStream_t s) { step18::launch(p, params, s); }};
 }
+
+const linear_layer::Registration registration("18", step18);
+
+}  // namespace

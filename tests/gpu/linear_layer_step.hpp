@@ -1,10 +1,13 @@
 // The tensor-core step a linear-layer test runs, in the configuration its program runs by default. Each step's
-// kernels are compiled in a file of their own (linear_layer_12.cu, _13.cu, ..., _18.cu), for the
-// architectures that step is built for, so that they compile in parallel.
+// kernels are compiled in a file of their own (linear_layer_NN.cu, for each step that declares
+// gemm_step_linear_layer in its CMakeLists.txt), for the architectures that step is built for, so
+// that they compile in parallel; that file registers the step under its number.
 #pragma once
 
 #include <functional>
+#include <map>
 #include <string>
+#include <utility>
 
 #include <cuda_runtime.h>
 
@@ -22,12 +25,11 @@ struct Step {
   std::function<const void*(const gemm::TcProblem&)> kernel = {};
 };
 
-Step step12();
-Step step13();
-Step step14();
-Step step15();
-Step step16();
-Step step17();
-Step step18();
+// The steps linked into the test, by number ("12"), each added by its own file at start-up:
+//   const linear_layer::Registration registration("12", step12);
+std::map<std::string, std::function<Step()>>& registered_steps();
+struct Registration {
+  Registration(const std::string& number, std::function<Step()> make) { registered_steps()[number] = std::move(make); }
+};
 
 }  // namespace linear_layer

@@ -1,4 +1,4 @@
-// Checks shared by the Hopper steps' host tests (test_mapping_15.cpp .. test_mapping_19.cpp): what
+// Checks shared by the Hopper steps' host tests (their test_mapping_NN.cpp): what
 // TMA writes (its boxes with the 128-byte swizzle) against what the step's tile_byte
 // says and what a wgmma reads through its descriptor, for 2-byte elements (f16, bf16: k = 16 per
 // wgmma) or 1-byte ones (FP8: k = 32); the wgmma accumulator layout; C's updates in a whole launch's
@@ -504,7 +504,7 @@ void expect_same_traces(int configs) {
 // the next one's products. `kernel_choice(c, out_bytes, tma_only, under_next_tile)` is what the
 // kernel's epilogue chose before store_path named it (its if-constexpr chain, written in the
 // step's test), which store_path must return for every compiled kernel. Step names the functions
-// (fp8_steps.hpp, StorePathStep).
+// (store_path_steps.hpp, StorePathStep).
 template <typename Step, typename KernelChoice>
 void expect_store_path_follows_the_problem(KernelChoice kernel_choice) {
   using Path = typename Step::StorePath;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "fp8_steps.hpp"
+#include "store_path_steps.hpp"
 #include "hopper_checks.hpp"
 
 namespace {

@@ -1,11 +1,13 @@
 // Launch-level predictions from the steps' traces, against closed-form counts.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "../../steps/traced_steps.hpp"
+#include "declared_steps.hpp"
 
 namespace {
 const gemm::TracedProgram& program(const std::string& step, const std::string& variant = "") {
@@ -88,13 +90,29 @@ TEST(Traces, RectangularBankDemoPadding) {
             16 * instructions);
 }
 
+// The registry lists exactly the steps whose mapping has a trace_warp (declared_steps.hpp, from the
+// steps' declarations: a new step with a trace fails here until it has its entry), a GEMM step once,
+// a bank demo once for each of its variants, and each (step, variant) once.
 TEST(Traces, EveryProgramIsRegisteredOnce) {
   const auto programs = gemm::traced_programs();
-  // Steps 01-02, the 8 + 10 demo variants of 03-04, the tiled fp32 steps 05-11, the tensor-core steps
-  // from 12 on; each (step, variant) once.
-  EXPECT_EQ(programs.size(), 2u + 8u + 10u + 7u + 11u);
+  std::map<std::string, int> entries;
   std::set<std::string> names;
-  for (const auto& program : programs) EXPECT_TRUE(names.insert(program.step + "/" + program.variant).second);
+  for (const auto& program : programs) {
+    ++entries[program.step];
+    EXPECT_TRUE(names.insert(program.step + "/" + program.variant).second) << program.step << "/" << program.variant;
+  }
+  std::set<std::string> traced, registered;
+  for (const auto& entry : entries) registered.insert(entry.first);
+  for (const gemm::declared::Step& step : gemm::declared::kSteps) {
+    if (!step.traced) continue;
+    traced.insert(step.name);
+    if (std::string(step.kind) != "demo") {
+      EXPECT_EQ(entries[step.name], 1) << step.name;
+    }
+  }
+  EXPECT_EQ(registered, traced);
+  EXPECT_EQ(entries["03_smem_banks_square"], step03::kVariantCount);
+  EXPECT_EQ(entries["04_smem_banks_rectangular"], step04::kVariantCount);
 }
 
 // The FP8 step's entry: its kernel's name, its tunables chosen by shape as the program chooses them

@@ -4,7 +4,9 @@
 
 #include <set>
 #include <string>
+#include <vector>
 
+#include "declared_steps.hpp"
 #include "traced_steps.hpp"
 #include "tunables.hpp"
 
@@ -39,24 +41,18 @@ void expect_table_consistent(const gemm::Tunable<Config> (&table)[N], const Conf
   }
 }
 
+// Every step whose mapping declares a table (declared_steps.hpp, from the steps' declarations).
 TEST(Tunables, EveryStepsTableIsConsistent) {
-  expect_table_consistent(step06::kTunables, step06::kConfigs);
-  expect_table_consistent(step07::kTunables, step07::kConfigs);
-  expect_table_consistent(step08::kTunables, step08::kConfigs);
-  expect_table_consistent(step09::kTunables, step09::kConfigs);
-  expect_table_consistent(step10::kTunables, step10::kConfigs);
-  expect_table_consistent(step11::kTunables, step11::kConfigs);
-  expect_table_consistent(step12::kTunables, step12::kConfigs);
-  expect_table_consistent(step13::kTunables, step13::kConfigs);
-  expect_table_consistent(step14::kTunables, step14::kConfigs);
-  expect_table_consistent(step15::kTunables, step15::kConfigs);
-  expect_table_consistent(step16::kTunables, step16::kConfigs);
-  expect_table_consistent(step17::kTunables, step17::kConfigs);
-  expect_table_consistent(step18::kTunables, step18::kConfigs);
-  expect_table_consistent(step19::kTunables, step19::kConfigs);
-  expect_table_consistent(step20::kTunables, step20::kConfigs);
-  expect_table_consistent(step21::kTunables, step21::kConfigs);
-  expect_table_consistent(step22::kTunables, step22::kConfigs);
+  int tables = 0;
+  gemm::declared::for_each_table_of_tunables([&](const char* step, const auto& table, const auto& configs) {
+    SCOPED_TRACE(step);
+    expect_table_consistent(table, configs);
+    ++tables;
+  });
+  int declared = 0;
+  for (const gemm::declared::Step& step : gemm::declared::kSteps) declared += step.tunables;
+  EXPECT_EQ(tables, declared);
+  EXPECT_GT(tables, 0);
 }
 
 // The options of step 09 as main.cu listed them by hand before the table: names, order, defaults.
@@ -94,20 +90,27 @@ void expect_entry_follows_table(const gemm::TracedProgram& program, const gemm::
   for (std::size_t i = 0; i < M; ++i) EXPECT_EQ(program.configs[i], gemm::to_params(table, configs[i])) << program.step;
 }
 
-// The registry's default_params and configs are the table's fields over kConfigs.
+// The registry's default_params and configs are the table's fields over kConfigs, for every traced
+// step with a table.
 TEST(Tunables, RegistryEntriesFollowTheTables) {
+  const std::vector<gemm::TracedProgram> programs = gemm::traced_programs();
   std::set<std::string> checked;
-  for (const gemm::TracedProgram& program : gemm::traced_programs()) {
+  gemm::declared::for_each_table_of_tunables([&](const char* step, const auto& table, const auto& configs) {
+    for (const gemm::TracedProgram& program : programs)
+      if (program.step == step) {
+        expect_entry_follows_table(program, table, configs);
+        checked.insert(program.step);
+      }
+  });
+  std::set<std::string> expected;
+  for (const gemm::declared::Step& step : gemm::declared::kSteps)
+    if (step.traced && step.tunables) expected.insert(step.name);
+  EXPECT_EQ(checked, expected);
+  for (const gemm::TracedProgram& program : programs) {
     if (program.step == "09_warptiling") {
       EXPECT_EQ(program.default_params, step09::to_params(step09::kConfigs[0]));
       ASSERT_EQ(program.configs.size(), std::size_t(step09::kConfigCount));
       for (int i = 0; i < step09::kConfigCount; ++i) EXPECT_EQ(program.configs[size_t(i)], step09::to_params(step09::kConfigs[i]));
-    }
-    if (program.step == "15_tma_wgmma") expect_entry_follows_table(program, step15::kTunables, step15::kConfigs);
-    if (program.step == "16_warp_specialized") expect_entry_follows_table(program, step16::kTunables, step16::kConfigs);
-    if (program.step == "17_persistent_clusters") expect_entry_follows_table(program, step17::kTunables, step17::kConfigs);
-    if (program.step >= "15") {
-      checked.insert(program.step);
     }
     if (program.step == "11_split_k_tail") {
       EXPECT_EQ(program.default_params.count("SPLIT"), 0u);
@@ -115,20 +118,12 @@ TEST(Tunables, RegistryEntriesFollowTheTables) {
     if (program.step == "18_tma_store_epilogue") {
       EXPECT_EQ(program.default_params, (gemm::Params{{"BM", 128}, {"BN", 256}, {"BK", 64}, {"STAGES", 4},
                                                       {"GROUP_M", 16}, {"CLUSTER", 2}}));
-      expect_entry_follows_table(program, step18::kTunables, step18::kConfigs);
     }
     if (program.step == "19_fp8") {
       EXPECT_EQ(program.default_params, (gemm::Params{{"BM", 128}, {"BN", 192}, {"BK", 128}, {"STAGES", 4},
                                                       {"GROUP_M", 16}, {"CLUSTER", 2}, {"PROMOTE", 1}}));
-      expect_entry_follows_table(program, step19::kTunables, step19::kConfigs);
     }
-    if (program.step == "20_overlapped_epilogue") expect_entry_follows_table(program, step20::kTunables, step20::kConfigs);
-    if (program.step == "21_uniform_datapath") expect_entry_follows_table(program, step21::kTunables, step21::kConfigs);
-    if (program.step == "22_tile_width") expect_entry_follows_table(program, step22::kTunables, step22::kConfigs);
   }
-  EXPECT_EQ(checked, (std::set<std::string>{"15_tma_wgmma", "16_warp_specialized", "17_persistent_clusters",
-                                            "18_tma_store_epilogue", "19_fp8", "20_overlapped_epilogue",
-                                            "21_uniform_datapath", "22_tile_width"}));
 }
 
 }  // namespace
