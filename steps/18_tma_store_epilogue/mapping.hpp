@@ -43,6 +43,7 @@ constexpr int kElementBytes = 2;      // f16, bf16
 constexpr int kSwizzleBytes = 128;    // TMA and wgmma agree on the 128-byte swizzle
 constexpr int kBoxInner = kSwizzleBytes / kElementBytes;  // 64 elements: one swizzled row
 constexpr int kSwizzleAtomBytes = 8 * kSwizzleBytes;      // 8 rows of 128 bytes: the swizzle's period
+constexpr int kNarrowCols = 64;       // the n of a narrow tile's wgmma (BN is a multiple of it)
 constexpr int kBarrierBytes = 8;      // one mbarrier
 
 struct Config {
@@ -148,7 +149,6 @@ GEMM_HD int units(const GemmShape& s, const Config& c) { return unit_rows(s, c) 
 // that take them, the narrow units in a short round after (a narrow unit counted as half a whole
 // one): at 4088 x 4104, 256 whole units in 4 rounds of 64 clusters and 16 narrow ones, where
 // counting all 272 alike took 5 rounds of 55.
-constexpr int kNarrowCols = 64;          // the n of a narrow tile's wgmma
 constexpr int kNarrowUnitsPerWhole = 2;  // what a narrow unit is counted as: half a whole one
 GEMM_HD bool narrow_tile(int tile_n, const GemmShape& s, const Config& c) {
   return c.bn > kNarrowCols && s.n - tile_n * c.bn <= kNarrowCols;

@@ -1,8 +1,7 @@
-// Step 19, FP8 on Hopper: C = alpha * scale_a * scale_b * A*B + beta*C, A in e4m3 (or e5m2) and B
-// in e4m3, each with a per-tensor scale, f32 accumulation, output f32, f16 or bf16 (sm_90a). Step
-// 18's kernel with 1-byte inputs: BK = 128, wgmma m64nNk32, both operands K-major (layout NT).
-// What FP8 adds: the tensor cores add FP8 products into their sum with fewer bits than f32, so
-// every PROMOTE k-tiles their sum is added into f32 accumulators by the threads (promotion).
+// Step 19, FP8 on Hopper: C = alpha * scale_a * scale_b * A*B + beta*C, A in e4m3 (or e5m2) and B in
+// e4m3 with per-tensor scales, f32 accumulation, output f32, f16 or bf16 (sm_90a). Step 18's kernel
+// with 1-byte inputs: BK = 128, wgmma m64nNk32, both operands K-major (layout NT). Every PROMOTE
+// k-tiles, the tensor cores' sum is added into f32 accumulators by the threads (promotion).
 //
 // Roles: warpgroup 0 is the producer, one of its threads issues every copy; warpgroups 1.. are the
 // consumers, each multiplying 64 rows of the block tile. They hand the STAGES shared buffers to
@@ -38,10 +37,9 @@ namespace step19 {
 // Registers per thread after the roles are set (setmaxnreg): the producer needs few, and gives
 // them to the consumers, whose 64 x BN accumulators take BN / 2 registers per thread, twice that
 // with promotion (96 + 96 at BN = 192). setmaxnreg moves registers within the block's own
-// allocation (what __launch_bounds__(threads, 1) allowed each thread at the start, in steps of 8):
-// a consumer may take only what the producer gave back, or its setmaxnreg.inc waits for ever. The
-// producer keeps setmaxnreg's minimum, 24 (step 18: 40), so that with 2 consumers each goes from
-// 168 at the start to 240.
+// allocation (what __launch_bounds__(threads, 1) allowed each thread at the start, in steps of 8): a
+// consumer may take only what the producer gave back, or its setmaxnreg.inc waits for ever. The
+// producer keeps setmaxnreg's minimum, 24 (step 18: 40): 2 consumers go from 168 to 240 each.
 constexpr int kProducerRegisters = 24;
 constexpr int kRegistersPerSm = 65536;
 GEMM_HD constexpr int registers_at_start(const Config& c) { return kRegistersPerSm / threads(c) / 8 * 8; }

@@ -1,14 +1,13 @@
 // Step 19, FP8 on Hopper: the index math, shared by the kernel and the host tests.
 //
-// Step 18's kernel with 1-byte inputs: e4m3 (or e5m2 for A, a gradient) times e4m3. What changes
-// here is little, and all of it follows from the byte: a 128-byte swizzled row now holds 128 k's,
-// so a k-tile is 128 deep (BK = 128) and one wgmma step takes k = 32 (m64nNk32), 32 bytes of each
-// row as before. FP8 wgmma reads both operands K-major only (it has no transpose bits): A stored
-// M x K and B stored N x K, the layout "nt", the one cuBLASLt takes for FP8 too. What FP8 adds is a
-// question of accuracy: the tensor cores add FP8 products into the accumulators with fewer bits
-// than f32, so the kernel adds the sum of every PROMOTE k-tiles into f32 registers of its own
-// (promotion, see Config::promote). The per-tensor scales of A and B multiply alpha in the
-// epilogue.
+// Step 18's kernel with 1-byte inputs: e4m3 (or e5m2 for A, a gradient) times e4m3. All that
+// changes follows from the byte: a 128-byte swizzled row holds 128 k's, so a k-tile is 128 deep
+// (BK = 128) and one wgmma step takes k = 32 (m64nNk32), 32 bytes of each row as before. FP8 wgmma
+// reads both operands K-major only (no transpose bits): A stored M x K and B stored N x K, the
+// layout "nt", as cuBLASLt's FP8 GEMM takes them. FP8 adds a question of accuracy: the tensor cores
+// add FP8 products into the accumulators with fewer bits than f32, so the kernel adds the sum of
+// every PROMOTE k-tiles into f32 registers of its own (promotion, Config::promote). The per-tensor
+// scales of A and B multiply alpha in the epilogue.
 //
 // As in step 18: TMA boxes of swizzled rows (tma_box), wgmma descriptors (wgmma_descriptor), the
 // accumulator layout (accumulator_row/col), the persistent tile order (tile_at), clusters of 2
@@ -384,8 +383,7 @@ inline LaunchShape trace_launch_shape(const gemm::TraceProblem& p, const Config&
 
 // What this step leaves to ordinary memory instructions, for f32 output (the default): the
 // copies into shared memory are TMA's and wgmma reads its operands itself, so the
-// producer warps issue none, and a consumer warp's are the loads of the two scales at its start,
-// then all in the epilogue of each of its block's
+// producer warps issue none, and a consumer warp's are the scales' loads and all in the epilogue of each of its block's
 // tiles (the iteration is the tile's place in the block's sequence). Per slice, the staging writes
 // of its accumulators; then either one thread hands the slice to TMA (no instruction
 // per lane), or, where C must be read or its rows are not 16-byte aligned, the reads of the slice
