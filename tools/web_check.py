@@ -383,15 +383,25 @@ def compare_grids(case, fail, web, web_image, nat, nat_image):
 
 
 def compare_bars(case, fail, web, web_image):
+    """Each bar's centre pixel is its run's colour. A bar the performance panel scrolls out of view
+    (its centre outside the panel's rectangle, or the page's) is not drawn, so not compared; at least
+    one bar must be."""
     bars = web.get("shown", {}).get("bars", [])
+    panel = web.get("panels", {}).get("performance")
     checked = 0
     for bar in bars:
         if bar["y1"] - bar["y0"] < 3:
             continue
         x, y = int((bar["x0"] + bar["x1"]) / 2), int((bar["y0"] + bar["y1"]) / 2)
+        if panel and not (panel[0] <= x < panel[0] + panel[2] and panel[1] <= y < panel[1] + panel[3]):
+            continue
+        if not (0 <= x < web_image.width and 0 <= y < web_image.height):
+            continue
         if web_image.at(x, y) != rgb(bar["colour"]):
             fail(case, f"bar {bar['label']}: drawn {web_image.at(x, y)}, its colour is {rgb(bar['colour'])}")
         checked += 1
+    if bars and not checked:
+        fail(case, f"none of the {len(bars)} bars lies in view on the page")
     return checked
 
 
