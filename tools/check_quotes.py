@@ -1,32 +1,37 @@
 #!/usr/bin/env python3
 """Checks that the C++/CUDA code the docs show is the code as it is: every ```cpp, ```cuda or ```c++
-block of docs/*.md is a quote of one source file of the checkout, or says that it is not one.
-
-A page marks each such block on the nearest non-blank line above its opening fence:
+block of docs/*.md is a quote of one source file of the checkout (under steps/, common/, viewer/,
+tools/ or tests/), or says that it is not one. A page marks each such block on the nearest
+non-blank line above its opening fence:
 
     <!-- quote steps/15_tma_wgmma/kernel.cuh -->
     ```cuda
-      for (int kt = 0; kt < k_tile_count; ++kt) {
-        // ...
-        wgmma_commit();
+    for (int kt = 0; kt < k_tile_count; ++kt) {
+      gemm::barrier_wait(full(stage), phase);
+      // ... the wgmma of the k-tile
+      gemm::wgmma_commit();
     ```
-
-    A quote: its lines are consecutive lines of that file (blank lines and whitespace aside, so a
-    quote may be dedented), except where a line `// ...` (words may follow it: `// ... the
-    read-back`) stands for lines left out. Keep a quote short: the lines that carry the idea.
+        A quote: its lines are consecutive lines of that file (blank lines and indentation aside,
+        so a quote may be dedented), except where a line `// ...` (words may follow it) stands for
+        lines left out. Keep a quote short: the lines that carry the step's idea.
 
     <!-- sketch -->
     ```cpp
+    acc += a[row][k] * b[k][col];
     ```
-    Not a quote: a sketch, pseudo-code, a wrong version shown for contrast; the page's text says so.
+        Not a quote: a sketch, pseudo-code, a wrong version shown for contrast; the page's text
+        says so.
 
-A block that tools/render_docs.py fills from a `<!-- code file=F names=... -->` marker (whole
-definitions, which cannot go stale while docs.tables_current passes) is a quote of F, and checked
-as one. A marker naming no file, a block with no marker, or a quote line that is not where the quote
-says is a stale quote.
+    <!-- code file=steps/22_tile_width/mapping.hpp names=counted_time -->
+        Whole definitions with the comment above them, filled in by tools/render_docs.py (which
+        cannot go stale while docs.tables_current passes); the block is checked against what
+        render_docs.py would write.
 
-    tools/check_quotes.py     exit 0 when every block is current, 1 with a line per stale quote:
-                              page:line: the line, and the file it should be in
+A block without a marker, a quote of a file that is not there, or a quoted line that is not where
+the quote says (a line the code no longer has, or not after the lines before it) is stale.
+
+    tools/check_quotes.py [PAGE.md...]   exit 0 when every block is current, 1 with a line per
+                                         stale block: page:line, the line, the file it should be in
 """
 import argparse
 import functools
