@@ -13,6 +13,7 @@ import bench_all  # noqa: E402
 import check_doc_commands  # noqa: E402
 import check_doc_links  # noqa: E402
 import check_model_ncu  # noqa: E402
+import check_quotes  # noqa: E402
 import clock_watch  # noqa: E402
 import ladder  # noqa: E402
 import lesson  # noqa: E402
@@ -873,6 +874,85 @@ class DocLinksTest(unittest.TestCase):
             problems = check_doc_links.check_page(page, set())
         self.assertEqual(len(problems), 1, problems)  # the picture inside is checked, the build's page is not
         self.assertIn("gone.png", problems[0])
+
+
+class QuotesTest(unittest.TestCase):
+    """tools/check_quotes.py: a page's C++ blocks are quotes of today's source, or marked sketches."""
+    SOURCE = ("// Step 99.\n"
+              "GEMM_HD int twice(int x) {\n"
+              "  const int y = x + x;\n"
+              "  return y;\n"
+              "}\n"
+              "\n"
+              "GEMM_HD int thrice(int x) {\n"
+              "  return 3 * x;\n"
+              "}\n")
+
+    def check(self, page_text):
+        with tempfile.TemporaryDirectory() as root:
+            os.makedirs(os.path.join(root, "steps", "99_test"))
+            os.makedirs(os.path.join(root, "docs"))
+            with open(os.path.join(root, "steps", "99_test", "mapping.hpp"), "w", encoding="utf-8") as handle:
+                handle.write(self.SOURCE)
+            page = os.path.join(root, "docs", "99-test.md")
+            with open(page, "w", encoding="utf-8") as handle:
+                handle.write(page_text)
+            original_root = render_docs.ROOT
+            render_docs.ROOT = root
+            try:
+                problems, _ = check_quotes.check_page(page, root)
+            finally:
+                render_docs.ROOT = original_root
+        return problems
+
+    def test_a_current_quote_passes_dedented(self):
+        self.assertEqual(self.check("Text.\n\n<!-- quote steps/99_test/mapping.hpp -->\n```cpp\n"
+                                    "const int y = x + x;\n    return y;\n```\n"), [])
+
+    def test_a_stale_quote_fails_naming_page_line_and_file(self):
+        problems = self.check("# Page\n\n<!-- quote steps/99_test/mapping.hpp -->\n```cuda\n"
+                              "GEMM_HD int twice(int x) {\n  return x << 1;\n}\n```\n")
+        self.assertEqual(len(problems), 1, problems)
+        self.assertIn("docs/99-test.md:6", problems[0])
+        self.assertIn("`return x << 1;` is not in steps/99_test/mapping.hpp", problems[0])
+
+    def test_lines_must_be_consecutive_unless_elided(self):
+        skipping = "<!-- quote steps/99_test/mapping.hpp -->\n```cpp\nGEMM_HD int twice(int x) {\n  return y;\n```\n"
+        problems = self.check(skipping)
+        self.assertEqual(len(problems), 1, problems)
+        self.assertIn("not after the lines before it", problems[0])
+        self.assertEqual(self.check(skipping.replace("{\n  return", "{\n  // ... the sum\n  return")), [])
+        # An elision spans definitions too; the lines after it must still follow in the file.
+        self.assertEqual(self.check("<!-- quote steps/99_test/mapping.hpp -->\n```cpp\nGEMM_HD int twice(int x) {\n"
+                                    "// ...\nGEMM_HD int thrice(int x) {\n  return 3 * x;\n```\n"), [])
+        self.assertEqual(len(self.check("<!-- quote steps/99_test/mapping.hpp -->\n```cpp\nreturn 3 * x;\n// ...\n"
+                                        "return y;\n```\n")), 1)
+
+    def test_a_sketch_passes_and_an_unmarked_block_fails(self):
+        sketch = "Schematically:\n\n<!-- sketch -->\n```cpp\nint made_up();  // not in any file\n```\n"
+        self.assertEqual(self.check(sketch), [])
+        problems = self.check(sketch.replace("<!-- sketch -->\n", ""))
+        self.assertEqual(len(problems), 1, problems)
+        self.assertIn("neither <!-- quote FILE --> nor <!-- sketch -->", problems[0])
+        # An unmarked block that does quote a file is told which.
+        problems = self.check("```cpp\nGEMM_HD int thrice(int x) {\n  return 3 * x;\n```\n")
+        self.assertIn("(it quotes steps/99_test/mapping.hpp)", problems[0])
+
+    def test_a_quote_of_a_missing_file_fails(self):
+        problems = self.check("<!-- quote steps/99_test/gone.hpp -->\n```cpp\nreturn y;\n```\n")
+        self.assertEqual(len(problems), 1, problems)
+        self.assertIn("not a source file of the checkout", problems[0])
+
+    def test_a_rendered_definition_is_checked_against_render_docs(self):
+        block = ("<!-- code file=steps/99_test/mapping.hpp names=thrice -->\nFrom `steps/99_test/mapping.hpp`:\n\n"
+                 "```cpp\nGEMM_HD int thrice(int x) {\n  return 3 * x;\n}\n```\n<!-- end code -->\n")
+        self.assertEqual(self.check(block), [])
+        problems = self.check(block.replace("3 * x", "x * 3"))
+        self.assertEqual(len(problems), 1, problems)
+        self.assertIn("render_docs.py", problems[0])
+
+    def test_other_languages_are_not_checked(self):
+        self.assertEqual(self.check("```sh\nbuild/bin/01_naive --help\n```\n```text\nint x;\n```\n"), [])
 
 
 class LiveLinkTest(unittest.TestCase):
