@@ -173,7 +173,7 @@ constexpr int kCountedTime = 2;    // counted_time, which config_for_shape compa
 constexpr int kPromotion = 4;      // promotion_ends (the FP8 steps)
 constexpr int kUnderNextTile = 8;  // stores_under_next_tile (from step 20 on)
 
-// Steps 17-22: the grid, planned for p.sms SMs (else `trace_sms`, as the traces plan it), each
+// The persistent steps: the grid, planned for p.sms SMs (else `trace_sms`, as the traces plan it), each
 // block's tiles (unit_of, rank_of, tile_at).
 template <int kHas, typename Config>
 PersistentPlan persistent_plan(const TraceProblem& p, const Config& c, int trace_sms, int narrow_units_per_whole = 1) {
@@ -212,7 +212,7 @@ PersistentPlan persistent_plan(const TraceProblem& p, const Config& c, int trace
   return plan;
 }
 
-// Steps 17-22: block `block`'s pipeline over its tiles, for output of `out_bytes` bytes.
+// The persistent steps: block `block`'s pipeline over its tiles, for output of `out_bytes` bytes.
 template <int kHas, typename Config>
 PipelineSpec persistent_pipeline(const TraceProblem& p, const Config& c, int block, int out_bytes, int trace_sms) {
   const PersistentPlan plan = persistent_plan<kHas>(p, c, trace_sms);

@@ -56,7 +56,7 @@ inline SharedStage stage_frame(int stages, long long stage_bytes, int k_tiles, i
   return s;
 }
 
-// --- Steps 12-14: tiles written by the threads (their traces hold the copies and the loads) -------
+// --- The mma.sync and WMMA steps: tiles written by the threads (their traces hold the copies and the loads) -------
 
 constexpr int kSixteenBitBytes = 2;  // f16 and bf16
 

@@ -1,4 +1,4 @@
-// The thread map panel: the owner of every element of C as a texture (steps 01-11: the thread that
+// The thread map panel: the owner of every element of C as a texture (the fp32 steps: the thread that
 // stores it; the tensor-core steps: the thread and register that hold it when the k-loop ends), the
 // selected warp outlined, the owner of the element under the mouse in a tooltip; a click selects
 // its warp (and the element, named below the map).

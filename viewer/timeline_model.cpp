@@ -215,7 +215,7 @@ void walk_cp_async(const PipelineSpec& s, Timeline& t, double latency) {
   t.end = now;
 }
 
-// ---- mbarriers (steps 15-22) -------------------------------------------------------------------------
+// ---- mbarriers (the Hopper steps) --------------------------------------------------------------------
 
 // A phase completes each time the barrier's arrivals (and, for a full barrier, the bytes it was
 // armed with) are all in. A wait names a phase by its parity and returns once the barrier's current

@@ -51,7 +51,7 @@ std::string params_text(const std::map<std::string, int>& params);
 std::string problem_text(const TracedProgram& program, const TraceProblem& problem);
 
 // ---- Thread map: who computes each element of C (the demos: of their output) -------------------
-// Steps 01-11 and the demos: built from the traces, the lane whose store writes an element owns it.
+// The fp32 steps and the demos: built from the traces, the lane whose store writes an element owns it.
 // The stores do not depend on K, so the map is traced with a short K of the same residue mod 16
 // (which keeps each step's 16-byte-path decisions). The tensor-core steps: who holds each element
 // in its accumulators when the k-loop ends (held_map below), whoever stores it.
@@ -116,8 +116,8 @@ std::string no_owner_text(const TracedProgram& program);
 // ---- Thread map of the tensor-core steps: who holds each element of C ----------------------------
 // From the step's own accumulator functions (TracedProgram::accumulators, its warp_accumulators):
 // the thread and register that hold each element of C when the k-loop ends, whether or not the
-// thread stores it (steps 18-22 hand C to the Tensor Memory Accelerator); compared with the traced
-// stores (owner_map) for the caption.
+// thread stores it (the steps with a TMA store epilogue hand C to the Tensor Memory Accelerator);
+// compared with the traced stores (owner_map) for the caption.
 OwnerMap held_map(const TracedProgram& program, const TraceProblem& problem);
 // What the panel draws: held_map where the program has accumulators, else owner_map.
 OwnerMap thread_map(const TracedProgram& program, const TraceProblem& problem);

@@ -1,4 +1,4 @@
-// Loads of the global -> shared tile copies of the fp32 steps 06-09, at the ragged edges too.
+// Loads of the global -> shared tile copies of the tiled fp32 steps, at the ragged edges too.
 //
 // A copy that falls outside its matrix must store zero. Written as `inside ? a[i] : 0`, the compiler
 // has to guard the load (it may not read outside the matrix): with more than a copy or two per

@@ -1,5 +1,5 @@
 // The store-path functions of the steps whose kernels are compiled twice, the second time with C
-// stored by TMA alone (steps 20-22: has_tma_only_kernel), gathered for hopper_checks.hpp's
+// stored by TMA alone (the steps with has_tma_only_kernel), gathered for hopper_checks.hpp's
 // expect_store_path_follows_the_problem: one alias a step, StorePathsNN.
 #pragma once
 

@@ -690,7 +690,7 @@ TEST(ViewerHeldMap, EveryTensorCoreStepHoldsAllOfCAndNamesIt) {
       EXPECT_NE(lines[0].find("WMMA API"), std::string::npos) << lines[0];
     }
   }
-  // Steps 01-11 keep the map of stores.
+  // The fp32 steps keep the map of stores.
   const auto programs = gemm::traced_programs();
   EXPECT_FALSE(gv::thread_map(program_named(programs, "11_split_k_tail"), problem(64, 64, 32)).held);
 }
