@@ -37,6 +37,9 @@ A table lives between two markers; everything between them is generated:
     <!-- ceilings-table -->                      (every instruction's ceiling)
     <!-- end ceilings-table -->
 
+    <!-- frame-times-table -->                   (the viewer's frame time, from viewer-frame-times.json,
+    <!-- end frame-times-table -->                tools/frame_times.py; "not measured yet" without it)
+
 Optional attributes: gpu=<results file name without .json> (default: every results file that has
 the steps), shapes=1024,4096x4096x4096 (default: every measured shape), dir=sustained (the results
 files of a subfolder of docs/results instead, e.g. the long runs under sustained load). A results-
@@ -56,7 +59,7 @@ import results_lib  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 BLOCK = re.compile(r"(<!-- (results-table|speedup-table|tf32-table|fp8-table|fp8-accuracy-table|demo-table|model-table|"
-                   r"repeat-table|sweep-table|ladder-table|ceilings-table|ceiling|tile-table|code)([^>]*)-->\n)(.*?)(<!-- end \2 -->)",
+                   r"repeat-table|sweep-table|ladder-table|ceilings-table|ceiling|tile-table|code|frame-times-table)([^>]*)-->\n)(.*?)(<!-- end \2 -->)",
                    re.S)
 NO_RESULTS = "*No measured results yet: run `tools/bench_all.py` on a GPU (see README).*\n"
 
@@ -671,6 +674,23 @@ def ceiling_line(attributes, results_dir):
     return "\n\n".join(lines) if lines else f"**Ceiling of {label}:** not measured yet: {CEILING_COMMAND}.\n"
 
 
+def frame_times_table(results_dir):
+    """The viewer's median frame time per selection, on the machine tools/frame_times.py ran on."""
+    path = os.path.join(results_dir, "viewer-frame-times.json")
+    if not os.path.exists(path):
+        return "*Not measured yet: run `tools/frame_times.py --build build`.*\n"
+    document = results_lib.load(path)
+    out = ["| what | median frame time | frames | vertices | indices | command |", "|---|---:|---:|---:|---:|---|"]
+    for case in document["cases"]:
+        out.append(f"| {case['what']} | {case['median_ms']:.2f} ms | {case['frames']} | {case['vertices']:,} | "
+                   f"{case['indices']:,} | `{case['command']}` |")
+    machine = document["machine"]
+    out += ["", f"*{machine['cpu']}, {machine['cores']} cores, load average {machine['load_before']} before the run, "
+                f"{machine['display']}; run {document['date'][:10]}, commit {short_commit(document['commit'])}; from "
+                f"`{os.path.relpath(path, ROOT)}` (tools/frame_times.py).*"]
+    return "\n".join(out) + "\n"
+
+
 def ceilings_table(attributes, results_dir):
     """Every instruction's ceiling, short and sustained, per clock and as a fraction of its peak."""
     out = []
@@ -852,6 +872,8 @@ def render(text, results_dir):
             body = ceiling_line(attributes, results_dir)
         elif kind == "ceilings-table":
             body = ceilings_table(attributes, results_dir)
+        elif kind == "frame-times-table":
+            body = frame_times_table(results_dir)
         elif kind == "ladder-table":
             body = ladder_table(attributes, documents_for(attributes), results_dir)
         elif kind == "fp8-accuracy-table":

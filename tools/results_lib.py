@@ -13,7 +13,7 @@ VERDICTS = ("PASS", "FAIL", "unchecked")
 
 # Files in a results folder that are not step results: the profiler comparisons, the tunable
 # sweeps, the FP8 steps' accuracy against K and the instructions' measured ceilings.
-OTHER_FILES = ("model-vs-ncu-", "sweep-", "fp8-accuracy-", "ceilings-")
+OTHER_FILES = ("model-vs-ncu-", "sweep-", "fp8-accuracy-", "ceilings-", "viewer-frame-times")
 
 # The peaks every "% of peak" figure is taken of (render_docs.py's tables, ladder.py, docs/ladder.md),
 # each per SM and per clock, so that a results file's SM count and clock give the card's peak at the

@@ -985,3 +985,18 @@ class LiveLinkTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class FrameTimesTest(unittest.TestCase):
+    def test_the_viewers_output_is_read(self):
+        import frame_times
+        text = "something\nframe time: 12.34 ms (median of 60 frames)\ndraw data: 5001 vertices, 7515 indices, 5 lists\n"
+        self.assertEqual(frame_times.parse_output(text), (12.34, 60, 5001, 7515))
+
+    def test_output_without_a_frame_time_is_refused(self):
+        import frame_times
+        self.assertIsNone(frame_times.parse_output("draw data: 5001 vertices, 7515 indices, 5 lists\n"))
+
+    def test_the_table_says_when_nothing_was_measured(self):
+        with tempfile.TemporaryDirectory() as folder:
+            self.assertIn("Not measured yet", render_docs.frame_times_table(folder))
