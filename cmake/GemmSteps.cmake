@@ -209,7 +209,7 @@ function(gemm_write_step_manifest)
     get_property(_traced GLOBAL PROPERTY GEMM_STEP_TRACED_${_step})
     get_property(_tunables GLOBAL PROPERTY GEMM_STEP_TUNABLES_${_step})
     get_property(_min_arch GLOBAL PROPERTY GEMM_STEP_MIN_ARCH_${_step})
-    if(NOT _min_arch)
+    if(NOT _min_arch MATCHES "^[0-9]+$")
       set(_min_arch 0)  # the CPU reference
     endif()
     string(SUBSTRING ${_step} 0 2 _number)
