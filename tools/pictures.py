@@ -115,6 +115,11 @@ PICTURES = [
     ("viewer-19-shared-wgmma.png", ["--panel", "shared", "--step", "19_fp8", "--layout", "nt", "--shape",
                                     "128x192x256", "--defaults", "--operand", "a", "--k-tile", "1",
                                     "--shared-item", "3"]),
+    # 21: the same k-step, its descriptor now stage 0's plus descriptor_offset (the uniform datapath):
+    # the reads are where step 19's were.
+    ("viewer-21-shared-wgmma.png", ["--panel", "shared", "--step", "21_uniform_datapath", "--layout", "nt",
+                                    "--shape", "128x192x256", "--defaults", "--operand", "a", "--k-tile", "1",
+                                    "--shared-item", "3"]),
     # 12-22: who holds each element of C when the k-loop ends (the thread map of the tensor-core
     # steps), the element named below the map. 12: each warp's WMMA fragments (the API leaves their
     # lanes unspecified); 14: one mma.sync m16n8k16 accumulator fragment pair by lane; 15: one
@@ -151,6 +156,13 @@ PICTURES = [
                                 "--sms", "132", "--size", "1500x2200"]),
     ("viewer-22-timeline.png", ["--panel", "timeline", "--step", "22_tile_width", "--layout", "nt", "--shape",
                                 "4096x4096x4096", "--sms", "132", "--size", "1500x2400"]),
+    # 13: the WMMA pipeline's cp.async groups: STAGES - 1 k-tiles in flight, one barrier a k-tile.
+    ("viewer-13-timeline.png", ["--panel", "timeline", "--step", "13_wmma_pipeline", "--shape", "128x256x256",
+                                "--size", "1500x1000"]),
+    # 20: the FP8 step with the epilogue under the next tile's first k-tile (bf16 out, beta = 0, TMA
+    # stores C): two tiles of one block, the slices' stores overlapping the next tile's products.
+    ("viewer-20-timeline.png", ["--panel", "timeline", "--step", "20_overlapped_epilogue", "--layout", "nt",
+                                "--shape", "256x256x512", "--sms", "1", "--out", "bf16", "--size", "1500x1400"]),
     # docs/viewer.md: the whole window, and the performance panel.
     ("viewer-all.png", ["--panel", "all", "--step", "09_warptiling", "--shape", "128x128x32", "--warp", "1",
                         "--iteration", "0", "--instruction", "11", "--theme", "light", "--font-scale", "1.5",
