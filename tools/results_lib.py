@@ -13,6 +13,8 @@ VERDICTS = ("PASS", "FAIL", "unchecked")
 
 # Files in a results folder that are not step results: the profiler comparisons, the tunable
 # sweeps, the FP8 steps' accuracy against K and the instructions' measured ceilings.
+# The files of docs/results that are not results of runs (the viewer skips the same: viewer_model.cpp
+# results_files_in, viewer/web/web.cmake).
 OTHER_FILES = ("model-vs-ncu-", "sweep-", "fp8-accuracy-", "ceilings-", "viewer-frame-times")
 
 # The peaks every "% of peak" figure is taken of (render_docs.py's tables, ladder.py, docs/ladder.md),

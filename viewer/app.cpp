@@ -102,6 +102,17 @@ void start(App& app, const Args& args, const char* argv0) {
       app.results.push_back(load_results(results));  // a missing or malformed file shows its message in the panel
     }
   }
+  // A persistent step plans its grid in clusters of CLUSTER blocks, one block an SM: fewer SMs than
+  // the largest cluster any step runs leave it no cluster to launch.
+  int largest_cluster = 1;
+  for (const TracedProgram& program : app.programs)
+    for (const auto& config : program.configs) {
+      const auto cluster = config.find("CLUSTER");
+      if (cluster != config.end()) largest_cluster = std::max(largest_cluster, cluster->second);
+    }
+  if (args.sms > 0 && args.sms < largest_cluster)
+    usage_error("--sms " + std::to_string(args.sms) + ": at least " + std::to_string(largest_cluster) +
+                " (the largest cluster of blocks a step runs, one block an SM)");
   app.sms = args.sms;
   for (const ResultsFile& file : app.results)
     if (app.sms == 0 && file.ok()) app.sms = file.sms;

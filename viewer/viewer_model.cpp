@@ -1,6 +1,7 @@
 #include "viewer_model.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
@@ -592,7 +593,13 @@ std::vector<std::string> results_files_in(const std::string& folder) {
   for (const auto& entry : std::filesystem::directory_iterator(folder, ec)) {
     const std::string name = entry.path().filename().string();
     if (entry.path().extension() != ".json") continue;
-    if (name.rfind("sweep-", 0) == 0 || name.rfind("model-vs-ncu-", 0) == 0 || name.rfind("fp8-accuracy-", 0) == 0) continue;
+    // The other files of docs/results (tools/results_lib.py's OTHER_FILES): sweeps, profiles, the
+    // FP8 accuracy, the instruction ceilings, the viewer's own frame times.
+    static const char* const kOtherFiles[] = {"sweep-", "model-vs-ncu-", "fp8-accuracy-", "ceilings-",
+                                              "viewer-frame-times"};
+    if (std::any_of(std::begin(kOtherFiles), std::end(kOtherFiles),
+                    [&](const char* prefix) { return name.rfind(prefix, 0) == 0; }))
+      continue;
     out.push_back(entry.path().string());
   }
   std::sort(out.begin(), out.end());

@@ -495,7 +495,7 @@ TEST(ViewerScreenshots, BadArgumentsAreUsageErrors) {
   for (const char* args : {"--step 99_nothing", "--shape 0x4x4", "--warp 999", "--warp -1", "--panel nowhere",
                            "--frames x", "--frames -1", "--iteration -1", "--instruction -1", "--perf maybe",
                            "--beta half", "--step 11_split_k_tail --param SPLIT=0", "--colour rainbow",
-                           "--element 1", "--element 64,0", "--element -1,0"}) {
+                           "--element 1", "--element 64,0", "--element -1,0", "--sms 1"}) {
     const Shot shot = run_viewer("usage", std::string(args));
     EXPECT_EQ(WEXITSTATUS(shot.exit_code), 2) << args << ": " << shot.output;
     EXPECT_NE(shot.output.find("gemm_viewer:"), std::string::npos) << args;

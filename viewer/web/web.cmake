@@ -28,7 +28,7 @@ find_path(GEMM_STB_INCLUDE stb_image_write.h PATHS /usr/include/stb NO_CMAKE_FIN
 # the sweep, model-vs-ncu or fp8-accuracy files, which the viewer does not read).
 set(_gemm_site_root /gemm-steps)
 file(GLOB _results CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/docs/results/*.json)
-list(FILTER _results EXCLUDE REGEX "/(sweep-|model-vs-ncu-|fp8-accuracy-)[^/]*$")
+list(FILTER _results EXCLUDE REGEX "/(sweep-|model-vs-ncu-|fp8-accuracy-|ceilings-|viewer-frame-times)[^/]*$")
 set(_preload "")
 foreach(_file IN LISTS _results)
   get_filename_component(_name ${_file} NAME)
