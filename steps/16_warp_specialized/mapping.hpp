@@ -126,8 +126,8 @@ GEMM_HD TileCoord tile_of(const gemm::Dim3& block) { return {block.y, block.x}; 
 // from the block's first k-tile, so the j-th k-tile lives in stage j % STAGES and completes phase
 // j / STAGES of that stage's full barrier.
 struct PipelineState {
-  std::uint32_t phase = 0;  // the parity of the full barrier's phase this k-tile completes
   int stage = 0;
+  std::uint32_t phase = 0;  // the parity of the full barrier's phase this k-tile completes
   GEMM_HD constexpr void advance(const Config& c) {
     if (++stage == c.stages) stage = 0, phase ^= 1;
   }
