@@ -237,8 +237,10 @@ GEMM_HD TileCoord tile_at(int u, int rank, const GemmShape& s, const Config& c) 
 // from the block's first k-tile, so the j-th k-tile lives in stage j % STAGES and completes phase
 // j / STAGES of that stage's full barrier.
 struct PipelineState {
-  int stage = 0;
+  // (phase first, then stage: the order the kernel's compiled code was checked with; ptxas numbers
+  // the registers it allots by it, and the machine code follows)
   std::uint32_t phase = 0;  // the parity of the full barrier's phase this k-tile completes
+  int stage = 0;
   GEMM_HD constexpr void advance(const Config& c) {
     if (++stage == c.stages) stage = 0, phase ^= 1;
   }
