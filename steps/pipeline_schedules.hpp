@@ -221,8 +221,13 @@ PipelineSpec persistent_pipeline(const TraceProblem& p, const Config& c, int blo
   if (block >= 0 && block < plan.blocks) spec.tiles = plan.block_tiles[size_t(block)];
   warp_specialized_barriers(spec, p.shape, c);
   spec.out_bytes = out_bytes;
-  if constexpr ((kHas & kPromotion) != 0)
-    for (int kt = 0; kt < spec.k_tiles; ++kt) spec.promotion_ends.push_back(promotion_ends(kt, spec.k_tiles, c));
+  if constexpr ((kHas & kPromotion) != 0) {
+    for (int kt = 0, in_interval = 0; kt < spec.k_tiles; ++kt) {  // the kernel's count, afresh where an interval ends
+      const bool ends = c.promote > 0 && promotion_ends(in_interval, kt, spec.k_tiles, c);
+      if (ends) in_interval = 0;
+      spec.promotion_ends.push_back(ends);
+    }
+  }
   if constexpr ((kHas & kUnderNextTile) != 0) {
     spec.can_store_under_next_tile = true;
     spec.epilogue_under_next_tile = stores_under_next_tile(c, p.shape, p.beta, out_bytes);

@@ -158,6 +158,11 @@ inline gemm::Params to_params(const Config& c, const gemm::Params& base = {}) {
 GEMM_HD bool vector_bc(const GemmShape& shape) { return shape.n % kChunk == 0; }
 
 GEMM_HD int k_tiles(const GemmShape& shape, const Config& c) { return ceil_div(shape.k, c.bk); }
+// The kernel keeps its stages as running indices, stepped by next_stage (the stage k-tile kt is
+// read from, and the one refilled: the stage k-tile kt - 1 used), rather than computing a remainder
+// in its loop; stage_of is that walk in closed form, for the traces and the viewer's timeline. The
+// host test holds the two together over hundreds of k-tiles (test_mapping_NN.cpp, pipeline_checks.hpp).
+GEMM_HD constexpr int next_stage(int stage, const Config& c) { return stage + 1 == c.stages ? 0 : stage + 1; }
 GEMM_HD int stage_of(int kt, const Config& c) { return kt % c.stages; }
 // The pipeline (kernel.cuh, multiply): the prologue copies the k-tiles below k_tile_copied_in(0),
 // one commit group each, and waits until groups_in_flight_after_prologue of them are in flight

@@ -127,12 +127,12 @@ __device__ __forceinline__ void multiply(const GemmShape& shape, const ThreadCoo
   // Prologue: start the copies of the first STAGES - 1 k-tiles. Every slot commits a group, empty or
   // not, so that the number of groups still in flight says which tiles have landed.
 #pragma unroll
-  for (int ahead = 0; ahead < cfg.stages - 1; ++ahead) {
+  for (int ahead = 0; ahead < k_tile_copied_in(0, cfg); ++ahead) {
     if (kt_begin + ahead < kt_end)
       copy_k_tile<kConfig>(shape, origin, kt_begin + ahead, stages + ahead * stage_floats(cfg), kWideBC);
     cp_async_commit();
   }
-  cp_async_wait<cfg.stages - 2>();  // the first tile has landed (this thread's copies) ...
+  cp_async_wait<groups_in_flight_after_prologue(cfg)>();  // the first tile has landed (this thread's copies) ...
   __syncthreads();                  // ... everyone's
   // The stages of tile kt and of tile kt + STAGES - 1, kept as running indices instead of computing
   // (kt - kt_begin) % STAGES in the loop.
@@ -148,11 +148,11 @@ __device__ __forceinline__ void multiply(const GemmShape& shape, const ThreadCoo
         // a warp leaving the barrier has TM*TN multiply-adds ready to issue instead of waiting on
         // shared memory. Before it: wait for tile kt + 1 (STAGES - 3 newer groups may stay in
         // flight). After it every warp is past tile kt - 1, so its stage takes tile kt + STAGES - 1.
-        cp_async_wait<cfg.stages - 3>();
+        cp_async_wait<groups_in_flight(cfg)>();
         __syncthreads();
         // Past the end of the run the copies still go out (outside the matrix they read nothing and
         // store zeros) into stages no one reads again: cheaper than a branch around them.
-        copy_k_tile<kConfig>(shape, origin, kt + cfg.stages - 1, stages + refill_stage * stage_floats(cfg), kWideBC);
+        copy_k_tile<kConfig>(shape, origin, k_tile_copied_in(kt, cfg), stages + refill_stage * stage_floats(cfg), kWideBC);
         cp_async_commit();
       }
 #pragma unroll
@@ -161,7 +161,7 @@ __device__ __forceinline__ void multiply(const GemmShape& shape, const ThreadCoo
         for (int j = 0; j < cfg.tn; ++j) acc[i][j] += a_values[i] * b_values[j];
     }
     refill_stage = read_stage;
-    read_stage = read_stage + 1 == cfg.stages ? 0 : read_stage + 1;
+    read_stage = next_stage(read_stage, cfg);
   }
   cp_async_wait<0>();  // no copy may still target shared memory when the stages are reused or freed
 }

@@ -271,11 +271,11 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
   // Prologue: STAGES - 1 k-tiles in flight (a group per k-tile, empty past the end, so that the
   // group count and the waits below stay in step), then the first fragments.
 #pragma unroll
-  for (int s = 0; s < cfg.stages - 1; ++s) {
+  for (int s = 0; s < k_tile_copied_in(0, cfg); ++s) {
     if (s < tiles) load_stage(s, s);
     cp_async_commit();
   }
-  cp_async_wait<cfg.stages - 2>();  // k-tile 0 has landed
+  cp_async_wait<groups_in_flight_after_prologue(cfg)>();  // k-tile 0 has landed
   __syncthreads();
   int read_stage = 0, write_stage = cfg.stages - 1;
 #pragma unroll
@@ -304,11 +304,11 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
         // This tile's last fragments are in registers. Wait until k-tile kt + 1 has landed (at
         // most STAGES - 3 younger groups pending) and every warp is past its last ldmatrix of this
         // stage; the stage k-tile kt - 1 came from is then free to refill, and the next one is read.
-        cp_async_wait<cfg.stages - 3>();
+        cp_async_wait<groups_in_flight(cfg)>();
         __syncthreads();
         refill_stage = write_stage;
         write_stage = read_stage;
-        read_stage = read_stage + 1 == cfg.stages ? 0 : read_stage + 1;
+        read_stage = next_stage(read_stage, cfg);
       }
       // The next step's fragments (the first of the next k-tile after the last step) while this
       // step's multiply, column by column: before each of the first half of the columns, an equal
@@ -329,7 +329,7 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
             load_fragment(frags[(kk + 1) % 2], next_tile, next_k, load);
         }
         if (last_step && j == kFragCols / 2) {
-          if (kt + cfg.stages - 1 < tiles) load_stage(refill_stage, kt + cfg.stages - 1);
+          if (k_tile_copied_in(kt, cfg) < tiles) load_stage(refill_stage, k_tile_copied_in(kt, cfg));
           cp_async_commit();
         }
         multiply(f, j, j + 1);

@@ -206,6 +206,11 @@ GEMM_HD int k_tiles(const GemmShape& shape, const Config& c) { return ceil_div(s
 // groups_in_flight are (each k-tile is one commit group, empty past the last k-tile, so group g is
 // k-tile g: k-tile kt + 1 has landed), and, past the barrier that follows, copies k-tile
 // k_tile_copied_in(kt) into the stage k-tile kt - 1 used.
+// The kernel keeps its stages as running indices, stepped by next_stage (the stage k-tile kt is
+// read from, and the one refilled: the stage k-tile kt - 1 used), rather than computing a remainder
+// in its loop; stage_of is that walk in closed form, for the traces and the viewer's timeline. The
+// host test holds the two together over hundreds of k-tiles (test_mapping_NN.cpp, pipeline_checks.hpp).
+GEMM_HD constexpr int next_stage(int stage, const Config& c) { return stage + 1 == c.stages ? 0 : stage + 1; }
 GEMM_HD constexpr int stage_of(int kt, const Config& c) { return kt % c.stages; }
 GEMM_HD constexpr int k_tile_copied_in(int kt, const Config& c) { return kt + c.stages - 1; }
 GEMM_HD constexpr int groups_in_flight_after_prologue(const Config& c) { return c.stages - 2; }

@@ -113,11 +113,10 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
 #pragma unroll
   for (int i = 0; i < cfg.bn / 2; ++i) acc[i] = 0.0f;
 
-  int stage = 0;
-  std::uint32_t phase = 0;  // which completion of the stage's barrier to wait for: 0, 1, 0, ...
+  PipelineState pipeline;  // the stage and barrier phase of the next k-tile (advance)
   for (int kt = 0; kt < k_tile_count; ++kt) {
-    gemm::barrier_wait(full(stage), phase);
-    const std::uint32_t a_tile = stage0 + std::uint32_t(stage * kStageBytes), b_tile = a_tile + a_tile_bytes(cfg);
+    gemm::barrier_wait(full(pipeline.stage), pipeline.phase);
+    const std::uint32_t a_tile = stage0 + std::uint32_t(pipeline.stage * kStageBytes), b_tile = a_tile + a_tile_bytes(cfg);
     gemm::wgmma_fence();
     gemm::pin(acc);
 #pragma unroll
@@ -130,8 +129,9 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
     gemm::pin(acc);
     // Every warp is done with the stage: refill it with the k-tile STAGES ahead.
     __syncthreads();
-    if (threadIdx.x == 0 && kt + cfg.stages < k_tile_count) copy_k_tile(kt + cfg.stages, stage);
-    if (++stage == cfg.stages) stage = 0, phase ^= 1;
+    if (threadIdx.x == 0 && k_tile_refilled_after(kt, cfg) < k_tile_count)
+      copy_k_tile(k_tile_refilled_after(kt, cfg), pipeline.stage);
+    pipeline.advance(cfg);
   }
 
   // Epilogue, straight from the accumulators (times alpha), a pair of columns at a time.

@@ -124,11 +124,28 @@ GEMM_HD TileCoord tile_of(const gemm::Dim3& block) { return {block.y, block.x}; 
 
 // --- The pipeline: which stage and which barrier phase a k-tile takes ----------------------------
 
-// The block's j-th k-tile lives in stage j % STAGES and completes phase j / STAGES of that stage's
-// full barrier: the kernel's running counters (++stage; at STAGES back to 0, and the phase flips).
-// A wait names the phase by its parity: 0, 1, 0, ...
-GEMM_HD constexpr int stage_of(int j, const Config& c) { return j % c.stages; }
-GEMM_HD constexpr int full_parity(int j, const Config& c) { return (j / c.stages) % 2; }
+// The kernel's running counters are the one definition of the schedule: the block's k-tiles take
+// the stages in turn (++stage; at STAGES back to 0), and each pass over the stages waits for the
+// next phase of their full barriers, named by its parity: 0, 1, 0, ... The kernel advances its
+// PipelineState once a k-tile; stage_of and full_parity (the viewer's timeline, the tests) walk it
+// from the block's first k-tile, so the j-th k-tile lives in stage j % STAGES and completes phase
+// j / STAGES of that stage's full barrier.
+struct PipelineState {
+  // (phase first, then stage: the order the kernel's compiled code was checked with; ptxas numbers
+  // the registers it allots by it, and the machine code follows)
+  std::uint32_t phase = 0;  // the parity of the full barrier's phase this k-tile completes
+  int stage = 0;
+  GEMM_HD constexpr void advance(const Config& c) {
+    if (++stage == c.stages) stage = 0, phase ^= 1;
+  }
+};
+GEMM_HD constexpr PipelineState pipeline_state_at(int j, const Config& c) {  // j: the block's j-th k-tile
+  PipelineState state;
+  for (int k_tile = 0; k_tile < j; ++k_tile) state.advance(c);
+  return state;
+}
+GEMM_HD constexpr int stage_of(int j, const Config& c) { return pipeline_state_at(j, c).stage; }
+GEMM_HD constexpr int full_parity(int j, const Config& c) { return int(pipeline_state_at(j, c).phase); }
 // The prologue copies the first STAGES k-tiles; once k-tile kt's products are done and every warp
 // has passed the barrier, its stage takes k-tile k_tile_refilled_after(kt).
 GEMM_HD constexpr int k_tile_refilled_after(int kt, const Config& c) { return kt + c.stages; }

@@ -120,18 +120,17 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
     // barrier's first phase returns at once.
     gemm::setmaxnreg_dec<kProducerRegisters>();
     if (threadIdx.x == 0) {
-      int stage = 0;
-      std::uint32_t phase = 0;
+      PipelineState pipeline;  // the stage and barrier phase of the next k-tile (advance)
       for (int kt = 0; kt < k_tile_count; ++kt) {
-        gemm::barrier_wait(empty(stage), phase ^ 1);
+        gemm::barrier_wait(empty(pipeline.stage), pipeline.empty_parity());
         // The whole stage lands here; out-of-matrix parts count too (zeros).
-        gemm::barrier_arrive_expect_bytes(full(stage), stage_bytes(cfg));
-        const std::uint32_t a_tile = stage0 + std::uint32_t(stage * kStageBytes), b_tile = a_tile + a_tile_bytes(cfg);
+        gemm::barrier_arrive_expect_bytes(full(pipeline.stage), stage_bytes(cfg));
+        const std::uint32_t a_tile = stage0 + std::uint32_t(pipeline.stage * kStageBytes), b_tile = a_tile + a_tile_bytes(cfg);
         for (int box = 0; box < a_op.boxes; ++box)
-          gemm::tma_load(a_tile + box * box_bytes(a_op), &a_map, tma_box(a_op, tile.m * cfg.bm, kt, box, cfg), full(stage));
+          gemm::tma_load(a_tile + box * box_bytes(a_op), &a_map, tma_box(a_op, tile.m * cfg.bm, kt, box, cfg), full(pipeline.stage));
         for (int box = 0; box < b_op.boxes; ++box)
-          gemm::tma_load(b_tile + box * box_bytes(b_op), &b_map, tma_box(b_op, tile.n * cfg.bn, kt, box, cfg), full(stage));
-        if (++stage == cfg.stages) stage = 0, phase ^= 1;
+          gemm::tma_load(b_tile + box * box_bytes(b_op), &b_map, tma_box(b_op, tile.n * cfg.bn, kt, box, cfg), full(pipeline.stage));
+        pipeline.advance(cfg);
       }
     }
   } else {
@@ -144,12 +143,11 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
 #pragma unroll
     for (int i = 0; i < cfg.bn / 2; ++i) acc[i] = 0.0f;
 
-    int stage = 0;
-    std::uint32_t phase = 0;
+    PipelineState pipeline;  // the stage and barrier phase of the next k-tile (advance)
     int previous = -1;  // the stage whose products may still be running
     for (int kt = 0; kt < k_tile_count; ++kt) {
-      gemm::barrier_wait(full(stage), phase);
-      const std::uint32_t a_tile = stage0 + std::uint32_t(stage * kStageBytes), b_tile = a_tile + a_tile_bytes(cfg);
+      gemm::barrier_wait(full(pipeline.stage), pipeline.phase);
+      const std::uint32_t a_tile = stage0 + std::uint32_t(pipeline.stage * kStageBytes), b_tile = a_tile + a_tile_bytes(cfg);
       gemm::wgmma_fence();
       gemm::pin(acc);
 #pragma unroll
@@ -163,8 +161,8 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
       gemm::wgmma_wait<1>();
       gemm::pin(acc);
       if (previous >= 0 && lane == 0) gemm::barrier_arrive(empty(previous));
-      previous = stage;
-      if (++stage == cfg.stages) stage = 0, phase ^= 1;
+      previous = pipeline.stage;
+      pipeline.advance(cfg);
     }
     gemm::wgmma_wait<0>();
     gemm::pin(acc);

@@ -119,15 +119,33 @@ GEMM_HD TileCoord tile_of(const gemm::Dim3& block) { return {block.y, block.x}; 
 
 // --- The pipeline: which stage and which barrier phase a k-tile takes ----------------------------
 
-// The block's j-th k-tile lives in stage j % STAGES and completes phase j / STAGES of that stage's
-// full barrier: the kernel's running counters (++stage; at STAGES back to 0, and the phase flips).
-// A wait names the phase by its parity: 0, 1, 0, ...
-GEMM_HD constexpr int stage_of(int j, const Config& c) { return j % c.stages; }
-GEMM_HD constexpr int full_parity(int j, const Config& c) { return (j / c.stages) % 2; }
-// The producer waits on the stage's empty barrier for the phase before (parity flipped): its first
-// pass over the stages finds them empty at once. A phase of an empty barrier completes with one
-// arrival per consumer warp.
-GEMM_HD constexpr int empty_parity(int j, const Config& c) { return full_parity(j, c) ^ 1; }
+// The kernel's running counters are the one definition of the schedule: the block's k-tiles take
+// the stages in turn (++stage; at STAGES back to 0), and each pass over the stages waits for the
+// next phase of their full barriers, named by its parity: 0, 1, 0, ... The kernel advances its
+// PipelineState once a k-tile; stage_of and full_parity (the viewer's timeline, the tests) walk it
+// from the block's first k-tile, so the j-th k-tile lives in stage j % STAGES and completes phase
+// j / STAGES of that stage's full barrier.
+struct PipelineState {
+  // (stage first, then phase: the order the kernel's compiled code was checked with; ptxas numbers
+  // the registers it allots by it, and the machine code follows)
+  int stage = 0;
+  std::uint32_t phase = 0;  // the parity of the full barrier's phase this k-tile completes
+  GEMM_HD constexpr void advance(const Config& c) {
+    if (++stage == c.stages) stage = 0, phase ^= 1;
+  }
+  // The producer waits on the stage's empty barrier for the phase before (parity flipped): its
+  // first pass over the stages finds them empty at once.
+  GEMM_HD constexpr std::uint32_t empty_parity() const { return phase ^ 1; }
+};
+GEMM_HD constexpr PipelineState pipeline_state_at(int j, const Config& c) {  // j: the block's j-th k-tile
+  PipelineState state;
+  for (int k_tile = 0; k_tile < j; ++k_tile) state.advance(c);
+  return state;
+}
+GEMM_HD constexpr int stage_of(int j, const Config& c) { return pipeline_state_at(j, c).stage; }
+GEMM_HD constexpr int full_parity(int j, const Config& c) { return int(pipeline_state_at(j, c).phase); }
+GEMM_HD constexpr int empty_parity(int j, const Config& c) { return int(pipeline_state_at(j, c).empty_parity()); }
+// A phase of an empty barrier completes with one arrival per consumer warp.
 GEMM_HD constexpr int empty_arrivals(const Config& c) {
   return consumers(c) * (kWarpgroup / kWarpSize);
 }

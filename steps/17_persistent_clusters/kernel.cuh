@@ -109,7 +109,7 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
   const int unit_count = units(shape, cfg), k_tile_count = k_tiles(shape, cfg);
   // In a cluster, block `rank` takes tile row unit_row * CLUSTER + rank of each unit (tile_at).
   const int rank = cfg.cluster > 1 ? int(gemm::cluster_rank()) : 0;
-  const int cluster = int(blockIdx.x) / cfg.cluster, clusters = int(gridDim.x) / cfg.cluster;
+  const int cluster = cluster_of(int(blockIdx.x), cfg), clusters = int(gridDim.x) / cfg.cluster;
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < cfg.stages; ++s) {
@@ -130,34 +130,33 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
     // barrier's first phase returns at once.
     gemm::setmaxnreg_dec<kProducerRegisters>();
     if (threadIdx.x == 0) {
-      int stage = 0;
-      std::uint32_t phase = 0;
-      for (int u = cluster; u < unit_count; u += clusters) {
+      PipelineState pipeline;  // the stage and barrier phase of the next k-tile (advance)
+      for (int u = cluster; u < unit_count; u = next_unit(u, clusters)) {
         const TileCoord tile = tile_at(u, rank, shape, cfg);
         for (int kt = 0; kt < k_tile_count; ++kt) {
           // Free in every block of the cluster (each one's consumers arrive here too).
-          gemm::barrier_wait(empty(stage), phase ^ 1);
+          gemm::barrier_wait(empty(pipeline.stage), pipeline.empty_parity());
           // The whole stage lands here, this block's copies and the others' share of B;
           // out-of-matrix parts count too (zeros).
-          gemm::barrier_arrive_expect_bytes(full(stage), stage_bytes(cfg));
-          const std::uint32_t a_tile = stage0 + std::uint32_t(stage * kStageBytes), b_tile = a_tile + a_tile_bytes(cfg);
+          gemm::barrier_arrive_expect_bytes(full(pipeline.stage), stage_bytes(cfg));
+          const std::uint32_t a_tile = stage0 + std::uint32_t(pipeline.stage * kStageBytes), b_tile = a_tile + a_tile_bytes(cfg);
           for (int box = 0; box < a_op.boxes; ++box)
-            gemm::tma_load(a_tile + box * box_bytes(a_op), &a_map, tma_box(a_op, tile.m * cfg.bm, kt, box, cfg), full(stage));
+            gemm::tma_load(a_tile + box * box_bytes(a_op), &a_map, tma_box(a_op, tile.m * cfg.bm, kt, box, cfg), full(pipeline.stage));
           for (int box = rank; box < b_op.boxes; box += cfg.cluster) {
             const std::uint32_t into = b_tile + box * box_bytes(b_op);
             const BoxCoord at = tma_box(b_op, tile.n * cfg.bn, kt, box, cfg);
-            if constexpr (cfg.cluster > 1) gemm::tma_load_multicast(into, &b_map, at, full(stage), (1u << cfg.cluster) - 1);
-            else gemm::tma_load(into, &b_map, at, full(stage));
+            if constexpr (cfg.cluster > 1) gemm::tma_load_multicast(into, &b_map, at, full(pipeline.stage), (1u << cfg.cluster) - 1);
+            else gemm::tma_load(into, &b_map, at, full(pipeline.stage));
           }
-          if (++stage == cfg.stages) stage = 0, phase ^= 1;
+          pipeline.advance(cfg);
         }
       }
       // The other blocks' consumers arrive on this block's barriers until their last k-tile: wait
       // for every stage's last release before the block may end.
       if constexpr (cfg.cluster > 1)
         for (int s = 0; s < cfg.stages; ++s) {
-          gemm::barrier_wait(empty(stage), phase ^ 1);
-          if (++stage == cfg.stages) stage = 0, phase ^= 1;
+          gemm::barrier_wait(empty(pipeline.stage), pipeline.empty_parity());
+          pipeline.advance(cfg);
         }
     }
   } else {
@@ -170,19 +169,18 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
 #pragma unroll
     for (int i = 0; i < cfg.bn / 2; ++i) acc[i] = 0.0f;
 
-    int stage = 0;
-    std::uint32_t phase = 0;
+    PipelineState pipeline;  // the stage and barrier phase of the next k-tile (advance)
     // A stage is handed back to the producer of every block of the cluster (each wrote into it).
     auto release = [&](int stage_done) {
       gemm::barrier_arrive(empty(stage_done));
       if constexpr (kCluster > 1) gemm::barrier_arrive_in(empty(stage_done), std::uint32_t(rank ^ 1));
     };
-    for (int u = cluster; u < unit_count; u += clusters) {
+    for (int u = cluster; u < unit_count; u = next_unit(u, clusters)) {
       const TileCoord tile = tile_at(u, rank, shape, cfg);
       int previous = -1;  // the stage whose products may still be running
       for (int kt = 0; kt < k_tile_count; ++kt) {
-        gemm::barrier_wait(full(stage), phase);
-        const std::uint32_t a_tile = stage0 + std::uint32_t(stage * kStageBytes), b_tile = a_tile + a_tile_bytes(cfg);
+        gemm::barrier_wait(full(pipeline.stage), pipeline.phase);
+        const std::uint32_t a_tile = stage0 + std::uint32_t(pipeline.stage * kStageBytes), b_tile = a_tile + a_tile_bytes(cfg);
         gemm::wgmma_fence();
         gemm::pin(acc);
 #pragma unroll
@@ -196,8 +194,8 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
         gemm::wgmma_wait<1>();
         gemm::pin(acc);
         if (previous >= 0 && lane == 0) release(previous);
-        previous = stage;
-        if (++stage == cfg.stages) stage = 0, phase ^= 1;
+        previous = pipeline.stage;
+        pipeline.advance(cfg);
       }
       gemm::wgmma_wait<0>();
       gemm::pin(acc);

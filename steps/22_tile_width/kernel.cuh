@@ -134,39 +134,38 @@ template <int kConfig>
 __device__ __forceinline__ void produce_tiles(const CUtensorMap& a_map, const CUtensorMap& b_map, const GemmShape& shape,
                                               const TmaOperand& a_op, const TmaOperand& b_op, const Block& block) {
   constexpr Config cfg = kConfigs[kConfig];
-  int stage = 0;
-  std::uint32_t phase = 0;
-  for (int u = block.cluster; u < block.unit_count; u += block.clusters) {
+  PipelineState pipeline;  // the stage and barrier phase of the next k-tile (advance)
+  for (int u = block.cluster; u < block.unit_count; u = next_unit(u, block.clusters)) {
     const TileCoord tile = tile_at(u, block.rank, shape, cfg);
     const int b_boxes = b_boxes_copied(b_op, narrow_tile(tile.n, shape, cfg));
     for (int kt = 0; kt < block.k_tile_count; ++kt) {
       // Free in every block of the cluster (each one's consumers arrive here too).
-      gemm::barrier_wait(block.empty(stage), phase ^ 1);
+      gemm::barrier_wait(block.empty(pipeline.stage), pipeline.empty_parity());
       // The whole stage lands here, this block's copies and the others' share of B (of a narrow
       // tile's B, the first box only); out-of-matrix parts count too (zeros).
-      gemm::barrier_arrive_expect_bytes(block.full(stage), a_tile_bytes(cfg) + b_boxes * box_bytes(b_op));
-      const std::uint32_t a_tile = block.stage0 + std::uint32_t(stage * stage_bytes(cfg));
+      gemm::barrier_arrive_expect_bytes(block.full(pipeline.stage), a_tile_bytes(cfg) + b_boxes * box_bytes(b_op));
+      const std::uint32_t a_tile = block.stage0 + std::uint32_t(pipeline.stage * stage_bytes(cfg));
       const std::uint32_t b_tile = a_tile + a_tile_bytes(cfg);
       for (int box = 0; box < a_op.boxes; ++box)
         gemm::tma_load(a_tile + box * box_bytes(a_op), &a_map, tma_box(a_op, tile.m * cfg.bm, kt, box, cfg),
-                       block.full(stage));
+                       block.full(pipeline.stage));
       for (int box = block.rank; box < b_boxes; box += cfg.cluster) {
         const std::uint32_t into = b_tile + box * box_bytes(b_op);
         const BoxCoord at = tma_box(b_op, tile.n * cfg.bn, kt, box, cfg);
         if constexpr (cfg.cluster > 1)
-          gemm::tma_load_multicast(into, &b_map, at, block.full(stage), (1u << cfg.cluster) - 1);
+          gemm::tma_load_multicast(into, &b_map, at, block.full(pipeline.stage), (1u << cfg.cluster) - 1);
         else
-          gemm::tma_load(into, &b_map, at, block.full(stage));
+          gemm::tma_load(into, &b_map, at, block.full(pipeline.stage));
       }
-      if (++stage == cfg.stages) stage = 0, phase ^= 1;
+      pipeline.advance(cfg);
     }
   }
   // The other blocks' consumers arrive on this block's barriers until their last k-tile: wait for
   // every stage's last release before the block may end.
   if constexpr (cfg.cluster > 1)
     for (int s = 0; s < cfg.stages; ++s) {
-      gemm::barrier_wait(block.empty(stage), phase ^ 1);
-      if (++stage == cfg.stages) stage = 0, phase ^= 1;
+      gemm::barrier_wait(block.empty(pipeline.stage), pipeline.empty_parity());
+      pipeline.advance(cfg);
     }
 }
 
@@ -218,8 +217,10 @@ struct Consumer {
   // kernel's registers).
   float (&acc)[kBn / 2];
   float (&interval_sum)[kPromote ? kBn / 2 : 1];
-  std::uint32_t phase = 0;  // (declared before stage: the order the kernel was tuned with, see store_with_tma)
-  int stage = 0, staging_half = 0;
+  // Its place among the stages (PipelineState: phase, then stage, the order the kernel was tuned
+  // with, see store_with_tma) and the staging buffer's half its next slice takes.
+  PipelineState pipeline;
+  int staging_half = 0;
 
   __device__ __forceinline__ Consumer(const CUtensorMap& c_map, const GemmShape& shape, const Block& block, float alpha,
                                       const float* scale_a, const float* scale_b, float beta, Out* c,
@@ -266,7 +267,7 @@ struct Consumer {
 #pragma unroll
       for (int i = 0; i < kBn / 2; ++i) acc[i] = 0.0f;  // the interval sums of the new tile add into these
     };
-    for (int u = block.cluster; u < block.unit_count; u += block.clusters) {
+    for (int u = block.cluster; u < block.unit_count; u = next_unit(u, block.clusters)) {
       const TileCoord tile = tile_at(u, block.rank, shape, cfg);
       if constexpr (cfg.bn > kNarrowCols) {
         if (narrow_tile(tile.n, shape, cfg)) multiply_tile<kNarrowCols>(under_first_products);
@@ -328,8 +329,8 @@ struct Consumer {
     constexpr Config cfg = kConfigs[kConfig];
     float(&sum)[kCols / 2] = *reinterpret_cast<float(*)[kCols / 2]>(acc);
     float(&d)[kCols / 2] = *reinterpret_cast<float(*)[kCols / 2]>(chain());
-    gemm::barrier_wait(block.full(stage), phase);
-    [[maybe_unused]] const std::uint32_t a_tile = block.stage0 + std::uint32_t(stage * stage_bytes(cfg)),
+    gemm::barrier_wait(block.full(pipeline.stage), pipeline.phase);
+    [[maybe_unused]] const std::uint32_t a_tile = block.stage0 + std::uint32_t(pipeline.stage * stage_bytes(cfg)),
                                          b_tile = a_tile + a_tile_bytes(cfg);
     gemm::wgmma_fence();
     gemm::pin(chain());
@@ -337,7 +338,7 @@ struct Consumer {
 #pragma unroll
     for (int kk = 0; kk < cfg.bk / kWgmmaK; ++kk) {
       if constexpr (kUniform) {  // stage 0's descriptors moved by the stage and the k-step
-        const std::uint64_t at = descriptor_offset(stage_bytes(cfg), stage, kk);
+        const std::uint64_t at = descriptor_offset(stage_bytes(cfg), pipeline.stage, kk);
         gemm::wgmma_m64k32<InA, InB>(d, a_stage0 + at, b_stage0 + at, !fresh || kk > 0);
       } else {
         gemm::wgmma_m64k32<InA, InB>(d, wgmma_descriptor(a_tile + operand_offset(consumer, kk), strides),
@@ -346,14 +347,14 @@ struct Consumer {
     }
     gemm::wgmma_commit();
     under_products();
-    if (kPromote && (++in_interval == cfg.promote || kt == block.k_tile_count - 1)) {
+    if (kPromote && promotion_ends(in_interval, kt, block.k_tile_count, cfg)) {
       // Promotion: this interval's products are done (so are its stages), and their sum is added
       // in f32.
       gemm::wgmma_wait<0>();
       gemm::pin(chain());
       if (lane == 0) {
         if (previous >= 0) release(previous);
-        release(stage);
+        release(pipeline.stage);
       }
       previous = -1;
       in_interval = 0;
@@ -365,9 +366,9 @@ struct Consumer {
       gemm::wgmma_wait<1>();
       gemm::pin(chain());
       if (previous >= 0 && lane == 0) release(previous);
-      previous = stage;
+      previous = pipeline.stage;
     }
-    if (++stage == cfg.stages) stage = 0, phase ^= 1;
+    pipeline.advance(cfg);
   }
 
   // Epilogue: the tile's results to C, as store_path says (mapping.hpp). 16-bit output goes
@@ -465,7 +466,7 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
   const int warpgroup = int(threadIdx.x) / kWarpgroup;
   const int unit_count = units(shape, cfg), k_tile_count = k_tiles(shape, cfg);
   const int rank = cfg.cluster > 1 ? int(gemm::cluster_rank()) : 0;
-  const int cluster = int(blockIdx.x) / cfg.cluster, clusters = int(gridDim.x) / cfg.cluster;
+  const int cluster = cluster_of(int(blockIdx.x), cfg), clusters = int(gridDim.x) / cfg.cluster;
   const Block block{stage0, full0, empty0, unit_count, k_tile_count, rank, cluster, clusters};
 
   if (threadIdx.x == 0) {

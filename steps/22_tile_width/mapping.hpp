@@ -244,27 +244,52 @@ GEMM_HD TileCoord tile_at(int u, int rank, const GemmShape& s, const Config& c) 
 
 // --- The pipeline: which stage and which barrier phase a k-tile takes ----------------------------
 
-// The block's j-th k-tile lives in stage j % STAGES and completes phase j / STAGES of that stage's
-// full barrier: the kernel's running counters (++stage; at STAGES back to 0, and the phase flips).
-// A wait names the phase by its parity: 0, 1, 0, ...
-GEMM_HD constexpr int stage_of(int j, const Config& c) { return j % c.stages; }
-GEMM_HD constexpr int full_parity(int j, const Config& c) { return (j / c.stages) % 2; }
-// The producer waits on the stage's empty barrier for the phase before (parity flipped): its first
-// pass over the stages finds them empty at once. A phase of an empty barrier completes with one
-// arrival per consumer warp of every block of the cluster (each reads what every producer writes).
-GEMM_HD constexpr int empty_parity(int j, const Config& c) { return full_parity(j, c) ^ 1; }
+// The kernel's running counters are the one definition of the schedule: the block's k-tiles take
+// the stages in turn (++stage; at STAGES back to 0), and each pass over the stages waits for the
+// next phase of their full barriers, named by its parity: 0, 1, 0, ... The kernel advances its
+// PipelineState once a k-tile; stage_of and full_parity (the viewer's timeline, the tests) walk it
+// from the block's first k-tile, so the j-th k-tile lives in stage j % STAGES and completes phase
+// j / STAGES of that stage's full barrier.
+struct PipelineState {
+  // (phase first, then stage: the order the kernel's compiled code was checked with; ptxas numbers
+  // the registers it allots by it, and the machine code follows)
+  std::uint32_t phase = 0;  // the parity of the full barrier's phase this k-tile completes
+  int stage = 0;
+  GEMM_HD constexpr void advance(const Config& c) {
+    if (++stage == c.stages) stage = 0, phase ^= 1;
+  }
+  // The producer waits on the stage's empty barrier for the phase before (parity flipped): its
+  // first pass over the stages finds them empty at once.
+  GEMM_HD constexpr std::uint32_t empty_parity() const { return phase ^ 1; }
+};
+GEMM_HD constexpr PipelineState pipeline_state_at(int j, const Config& c) {  // j: the block's j-th k-tile
+  PipelineState state;
+  for (int k_tile = 0; k_tile < j; ++k_tile) state.advance(c);
+  return state;
+}
+GEMM_HD constexpr int stage_of(int j, const Config& c) { return pipeline_state_at(j, c).stage; }
+GEMM_HD constexpr int full_parity(int j, const Config& c) { return int(pipeline_state_at(j, c).phase); }
+GEMM_HD constexpr int empty_parity(int j, const Config& c) { return int(pipeline_state_at(j, c).empty_parity()); }
+// A phase of an empty barrier completes with one arrival per consumer warp of every block of the
+// cluster (each reads what every producer writes).
 GEMM_HD constexpr int empty_arrivals(const Config& c) {
   return consumers(c) * (kWarpgroup / kWarpSize) * c.cluster;
 }
-// The unit of work the block takes in round `round` of the persistent grid (the kernel's loop over
-// u: its cluster's units are cluster, cluster + clusters, ...; the stage and phase counters run on
-// from one tile to the next), and its rank in the cluster, which picks the unit's tile (tile_at).
+// The persistent grid's units of work: the blocks of cluster q (cluster_of) take units q,
+// next_unit(q), ... in turn (the kernel's loop over u; the stage and phase counters run on from one
+// tile to the next). unit_of, the unit a block takes in round `round`, walks that loop (the viewer's
+// timeline, the tests). The block's rank in the cluster picks the unit's tile (tile_at): the kernel
+// reads it from the hardware (%cluster_ctarank), which numbers a cluster's blocks along x as rank_of.
+GEMM_HD constexpr int cluster_of(int block, const Config& c) { return block / c.cluster; }
+GEMM_HD constexpr int next_unit(int u, int clusters) { return u + clusters; }
 GEMM_HD constexpr int unit_of(int block, int round, int clusters, const Config& c) {
-  return block / c.cluster + round * clusters;
+  int u = cluster_of(block, c);
+  for (int r = 0; r < round; ++r) u = next_unit(u, clusters);
+  return u;
 }
 GEMM_HD constexpr int rank_of(int block, const Config& c) { return block % c.cluster; }  // clusters along x
-GEMM_HD constexpr bool promotion_ends(int kt, int k_tiles, const Config& c) {  // k-tile kt's sum is added in f32
-  return c.promote > 0 && ((kt + 1) % c.promote == 0 || kt == k_tiles - 1);
+GEMM_HD constexpr bool promotion_ends(int& in_interval, int kt, int k_tiles, const Config& c) {  // the kernel's test
+  return ++in_interval == c.promote || kt == k_tiles - 1;  // k-tile kt ends the interval: its sum is added in f32
 }
 
 // --- TMA boxes --------------------------------------------------------------------------------
@@ -513,7 +538,7 @@ inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& bloc
   if (warpgroup == 0) return;  // the producer
   const int consumer = warpgroup - 1, warp_in_group = warp % kWarpsPerGroup;
   const int clusters = trace_launch_shape(problem, c).grid.x / c.cluster;
-  const int cluster = block.x / c.cluster, rank = block.x % c.cluster;
+  const int cluster = cluster_of(block.x, c), rank = rank_of(block.x, c);
   const bool by_tma = tma_stores_c(s, problem.beta, kOutBytes);
   // Before its first tile, every consumer thread reads the two per-tensor scales (the program
   // always passes both) to fold them into alpha: one address for the whole warp, one sector each.
@@ -522,7 +547,7 @@ inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& bloc
                                 which == 0 ? "ld.global *scale_a (into alpha)" : "ld.global *scale_b (into alpha)",
                                 kEveryLane, [&](int) { return which; }));
   int half = 0, ordinal = 0;  // the staging half the next slice goes to; the tile's place
-  for (int u = cluster; u < units(s, c); u += clusters, ++ordinal) {
+  for (int u = cluster; u < units(s, c); u = next_unit(u, clusters), ++ordinal) {
     const TileCoord tile = tile_at(u, rank, s, c);
     if (tile.m >= tiles_m(s, c)) continue;  // below C: nothing stored
     const int row0 = consumer_row0(tile, consumer, c), col0 = tile_col0(tile, c);
@@ -578,9 +603,9 @@ inline void warp_accumulators(const gemm::TraceProblem& problem, const gemm::Dim
   if (warpgroup == 0) return;  // the producer holds no results
   const int consumer = warpgroup - 1, warp_in_group = warp % kWarpsPerGroup;
   const int clusters = trace_launch_shape(problem, c).grid.x / c.cluster;
-  const int cluster = block.x / c.cluster, rank = block.x % c.cluster;
+  const int cluster = cluster_of(block.x, c), rank = rank_of(block.x, c);
   int ordinal = 0;  // the tile's place in the block's sequence
-  for (int u = cluster; u < units(s, c); u += clusters, ++ordinal) {
+  for (int u = cluster; u < units(s, c); u = next_unit(u, clusters), ++ordinal) {
     const TileCoord tile = tile_at(u, rank, s, c);
     const int row0 = consumer_row0(tile, consumer, c), col0 = tile_col0(tile, c);
     const int n = narrow_tile(tile.n, s, c) ? kNarrowCols : c.bn;  // the wgmma's n

@@ -4,11 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <iterator>
 #include <string>
 #include <vector>
 
 #include "../../steps/09_warptiling/mapping.hpp"
 #include "../../steps/10_cp_async_pipeline/mapping.hpp"
+#include "pipeline_checks.hpp"
 #include "tiled_emulator.hpp"
 
 namespace {
@@ -249,4 +251,18 @@ TEST(Mapping10, CopiesAreFixedStepsFromTheFirst) {
         }
       }
   }
+}
+
+// The viewer's timeline follows the kernel's running stage indices (next_stage) over hundreds of
+// k-tiles, for every STAGES the tunables allow: each k-tile is read from the stage stage_of names,
+// and each copy lands in the stage the kernel refills.
+TEST(Mapping10, TimelineFollowsTheKernelsStages) {
+  std::vector<step10::Config> configs(std::begin(step10::kConfigs), std::end(step10::kConfigs));
+  for (int stages = 3; stages <= 8; ++stages) {
+    step10::Config c = step10::kConfigs[0];
+    c.stages = stages;
+    configs.push_back(c);
+  }
+  gemm::pipeline_testing::expect_cp_async_stages_as_the_kernel(
+      "10_cp_async_pipeline", configs, {gemm::GemmShape{64, 64, 8}, gemm::GemmShape{130, 70, 100}, gemm::GemmShape{128, 128, 4096}});
 }

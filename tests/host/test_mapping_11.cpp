@@ -5,10 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <iterator>
 #include <string>
 #include <vector>
 
 #include "../../steps/11_split_k_tail/mapping.hpp"
+#include "pipeline_checks.hpp"
 #include "tiled_emulator.hpp"
 
 namespace {
@@ -377,4 +379,18 @@ TEST(Mapping11, TileIndexInvertsTileAt) {
         ASSERT_EQ(step11::tile_index(shape, c, at), tile);
       }
     }
+}
+
+// The viewer's timeline follows the kernel's running stage indices (next_stage) over hundreds of
+// k-tiles, for every STAGES the tunables allow: each k-tile is read from the stage stage_of names,
+// and each copy lands in the stage the kernel refills.
+TEST(Mapping11, TimelineFollowsTheKernelsStages) {
+  std::vector<step11::Config> configs(std::begin(step11::kConfigs), std::end(step11::kConfigs));
+  for (int stages = 3; stages <= 8; ++stages) {
+    step11::Config c = step11::kConfigs[0];
+    c.stages = stages;
+    configs.push_back(c);
+  }
+  gemm::pipeline_testing::expect_cp_async_stages_as_the_kernel(
+      "11_split_k_tail", configs, {gemm::GemmShape{64, 64, 8}, gemm::GemmShape{130, 70, 100}, gemm::GemmShape{128, 128, 4096}});
 }

@@ -7,11 +7,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "../../steps/14_mma_ldmatrix/mapping.hpp"
+#include "pipeline_checks.hpp"
 
 namespace {
 
@@ -457,4 +459,18 @@ TEST(Mapping14, WholeTilesAreShapesWithoutEdges) {
                   ASSERT_EQ(col % 2, 0);
                 }
   }
+}
+
+// The viewer's timeline follows the kernel's running stage indices (next_stage) over hundreds of
+// k-tiles, for every STAGES the tunables allow: each k-tile is read from the stage stage_of names,
+// and each copy lands in the stage the kernel refills.
+TEST(Mapping14, TimelineFollowsTheKernelsStages) {
+  std::vector<step14::Config> configs(std::begin(step14::kConfigs), std::end(step14::kConfigs));
+  for (int stages = 3; stages <= 8; ++stages) {
+    step14::Config c = step14::kConfigs[0];
+    c.stages = stages;
+    configs.push_back(c);
+  }
+  gemm::pipeline_testing::expect_cp_async_stages_as_the_kernel(
+      "14_mma_ldmatrix", configs, {gemm::GemmShape{64, 64, 8}, gemm::GemmShape{130, 70, 100}, gemm::GemmShape{128, 128, 4096}});
 }

@@ -4,6 +4,7 @@
 // take every tile once; the trace must store every element of C once.
 #include <gtest/gtest.h>
 
+#include <iterator>
 #include <string>
 #include <utility>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "../../steps/15_tma_wgmma/mapping.hpp"
 #include "hopper_checks.hpp"
 #include "mapping_coverage.hpp"
+#include "pipeline_checks.hpp"
 
 namespace {
 
@@ -157,4 +159,12 @@ TEST(Mapping15, RulesNameTheProblem) {
   EXPECT_NE(std::string(step15::config_rule({64, 256, 64, 1})).find("STAGES must be 2..8"), std::string::npos);
   EXPECT_NE(std::string(step15::config_rule({64, 256, 64, 8})).find("227 KB"), std::string::npos);
   EXPECT_NE(std::string(step15::config_rule({64, 64, 64, 8})).find("not compiled in"), std::string::npos);
+}
+
+// The viewer's timeline follows the kernel's k-loop: each k-tile's stage and barrier parities are
+// the kernel's running counters (PipelineState) at it, over hundreds of k-tiles.
+TEST(Mapping15, TimelineFollowsTheKernelsCounters) {
+  gemm::pipeline_testing::expect_one_tile_pipeline_as_the_kernel<false, step15::PipelineState>(
+      "15_tma_wgmma", std::vector<step15::Config>(std::begin(step15::kConfigs), std::end(step15::kConfigs)),
+      {gemm::GemmShape{128, 128, 64}, gemm::GemmShape{264, 520, 72}, gemm::GemmShape{256, 256, 300 * 64}});
 }

@@ -5,6 +5,7 @@
 // from the consumer warps alone.
 #include <gtest/gtest.h>
 
+#include <iterator>
 #include <string>
 #include <utility>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "../../steps/16_warp_specialized/mapping.hpp"
 #include "hopper_checks.hpp"
 #include "mapping_coverage.hpp"
+#include "pipeline_checks.hpp"
 
 namespace {
 
@@ -168,4 +170,12 @@ TEST(Mapping16, RulesNameTheProblem) {
   EXPECT_NE(std::string(step16::config_rule({128, 256, 64, 1})).find("STAGES must be 2..8"), std::string::npos);
   EXPECT_NE(std::string(step16::config_rule({128, 256, 64, 5})).find("227 KB"), std::string::npos);
   EXPECT_NE(std::string(step16::config_rule({64, 64, 64, 2})).find("not compiled in"), std::string::npos);
+}
+
+// The viewer's timeline follows the kernel's k-loop: each k-tile's stage and barrier parities are
+// the kernel's running counters (PipelineState) at it, over hundreds of k-tiles.
+TEST(Mapping16, TimelineFollowsTheKernelsCounters) {
+  gemm::pipeline_testing::expect_one_tile_pipeline_as_the_kernel<true, step16::PipelineState>(
+      "16_warp_specialized", std::vector<step16::Config>(std::begin(step16::kConfigs), std::end(step16::kConfigs)),
+      {gemm::GemmShape{128, 128, 64}, gemm::GemmShape{264, 520, 72}, gemm::GemmShape{256, 256, 300 * 64}});
 }

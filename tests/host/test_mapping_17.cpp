@@ -14,6 +14,7 @@
 #include "../../steps/17_persistent_clusters/mapping.hpp"
 #include "hopper_checks.hpp"
 #include "mapping_coverage.hpp"
+#include "pipeline_checks.hpp"
 
 namespace {
 
@@ -274,4 +275,15 @@ TEST(Mapping17, RulesNameTheProblem) {
   EXPECT_NE(std::string(step17::config_rule({128, 256, 64, 4, 7, 2})).find("multiple of CLUSTER"), std::string::npos);
   EXPECT_NE(std::string(step17::config_rule({128, 256, 64, 4, 0, 2})).find("positive"), std::string::npos);
   EXPECT_NE(std::string(step17::config_rule({128, 256, 64, 4, 4, 2})).find("not compiled in"), std::string::npos);
+}
+
+// The viewer's timeline follows the kernel's loops: every block takes the units of its loop over u
+// (cluster_of, next_unit), and each k-tile's stage and barrier parities are the kernel's running
+// counters (PipelineState) at it, running on from tile to tile, for blocks of many tiles.
+TEST(Mapping17, TimelineFollowsTheKernelsLoops) {
+  gemm::pipeline_testing::expect_persistent_pipeline_as_the_kernel<step17::PipelineState>(
+      "17_persistent_clusters", step17::next_unit,
+      std::vector<step17::Config>(std::begin(step17::kConfigs), std::end(step17::kConfigs)),
+      {gemm::GemmShape{264, 520, 72}, gemm::GemmShape{1000, 1000, 1024}, gemm::GemmShape{520, 4104, 5120}},
+      {4, 16, 132});
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <gtest/gtest.h>
 
+#include <iterator>
 #include <map>
 #include <set>
 #include <string>
@@ -13,6 +14,7 @@
 
 #include "../../steps/18_tma_store_epilogue/mapping.hpp"
 #include "hopper_checks.hpp"
+#include "pipeline_checks.hpp"
 
 namespace {
 
@@ -273,3 +275,14 @@ TEST(Mapping18, TraceStagesEveryFloatAndUpdatesCOnce) {
 // Closed form, TMA's path: 256 x 512 on the default configuration is 2 units of 2
 // tiles, 4 blocks with one tile each; each consumer warp writes 8 slices of 8 pairs (f32).
 TEST(Mapping18, TraceCountsForTheTmaPath) { ht::expect_tma_path_counts<Step18>(); }
+
+// The viewer's timeline follows the kernel's loops: every block takes the units of its loop over u
+// (cluster_of, next_unit), and each k-tile's stage and barrier parities are the kernel's running
+// counters (PipelineState) at it, running on from tile to tile, for blocks of many tiles.
+TEST(Mapping18, TimelineFollowsTheKernelsLoops) {
+  gemm::pipeline_testing::expect_persistent_pipeline_as_the_kernel<step18::PipelineState>(
+      "18_tma_store_epilogue", step18::next_unit,
+      std::vector<step18::Config>(std::begin(step18::kConfigs), std::end(step18::kConfigs)),
+      {gemm::GemmShape{264, 520, 72}, gemm::GemmShape{1000, 1000, 1024}, gemm::GemmShape{520, 4104, 5120}},
+      {4, 16, 132});
+}

@@ -6,12 +6,14 @@
 // epilogue's staging and the trace are step 18's and are checked as step 18's are.
 #include <gtest/gtest.h>
 
+#include <iterator>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "../../steps/19_fp8/mapping.hpp"
 #include "hopper_checks.hpp"
+#include "pipeline_checks.hpp"
 
 namespace {
 
@@ -306,4 +308,21 @@ TEST(Mapping19, ShapeRuleIsNtAndKMultipleOf16) {
   EXPECT_NE(gemm::fp8_shape_rule({64, 64, 24}, Layout::nt).find("multiple of 16"), std::string::npos);
   for (Layout layout : {Layout::nn, Layout::tn})
     EXPECT_NE(gemm::fp8_shape_rule({64, 64, 64}, layout).find("layout nt"), std::string::npos);
+}
+
+// The viewer's timeline follows the kernel's loops: every block takes the units of its loop over u
+// (cluster_of, next_unit), and each k-tile's stage and barrier parities are the kernel's running
+// counters (PipelineState) at it, running on from tile to tile, for blocks of many tiles.
+TEST(Mapping19, TimelineFollowsTheKernelsLoops) {
+  gemm::pipeline_testing::expect_persistent_pipeline_as_the_kernel<step19::PipelineState>(
+      "19_fp8", step19::next_unit,
+      std::vector<step19::Config>(std::begin(step19::kConfigs), std::end(step19::kConfigs)),
+      {gemm::GemmShape{264, 520, 72}, gemm::GemmShape{1000, 1000, 1024}, gemm::GemmShape{520, 4104, 5120}},
+      {4, 16, 132});
+}
+
+// The viewer's promotion intervals are the kernel's count (promotion_ends), for any PROMOTE and K.
+TEST(Mapping19, PromotionFollowsTheKernelsCount) {
+  gemm::pipeline_testing::expect_promotion_as_the_kernel(
+      "19_fp8", step19::kConfigs[0], {0, 1, 2, 3, 4, 7}, {1, 2, 3, 4, 5, 8, 33, 200});
 }

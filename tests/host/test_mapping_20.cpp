@@ -4,12 +4,14 @@
 // configurations, the same tile by shape, the same persistent order and the same trace.
 #include <gtest/gtest.h>
 
+#include <iterator>
 #include <string>
 #include <vector>
 
 #include "fp8_steps.hpp"
-#include "store_path_steps.hpp"
 #include "hopper_checks.hpp"
+#include "pipeline_checks.hpp"
+#include "store_path_steps.hpp"
 
 namespace {
 
@@ -92,4 +94,21 @@ TEST(Mapping20, EverythingElseIsStep19s) {
   using gemm::fp8_testing::Step20;
   gemm::hopper_testing::expect_same_dealing<Step19, Step20>(step20::kConfigCount, shapes, {132, 114, 16});
   gemm::hopper_testing::expect_same_traces<Step19, Step20>(step20::kConfigCount);
+}
+
+// The viewer's timeline follows the kernel's loops: every block takes the units of its loop over u
+// (cluster_of, next_unit), and each k-tile's stage and barrier parities are the kernel's running
+// counters (PipelineState) at it, running on from tile to tile, for blocks of many tiles.
+TEST(Mapping20, TimelineFollowsTheKernelsLoops) {
+  gemm::pipeline_testing::expect_persistent_pipeline_as_the_kernel<step20::PipelineState>(
+      "20_overlapped_epilogue", step20::next_unit,
+      std::vector<step20::Config>(std::begin(step20::kConfigs), std::end(step20::kConfigs)),
+      {gemm::GemmShape{264, 520, 72}, gemm::GemmShape{1000, 1000, 1024}, gemm::GemmShape{520, 4104, 5120}},
+      {4, 16, 132});
+}
+
+// The viewer's promotion intervals are the kernel's count (promotion_ends), for any PROMOTE and K.
+TEST(Mapping20, PromotionFollowsTheKernelsCount) {
+  gemm::pipeline_testing::expect_promotion_as_the_kernel(
+      "20_overlapped_epilogue", step20::kConfigs[0], {0, 1, 2, 3, 4, 7}, {1, 2, 3, 4, 5, 8, 33, 200});
 }

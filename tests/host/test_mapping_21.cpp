@@ -4,12 +4,14 @@
 // everything else must be step 20's, which test_mapping_20.cpp checks.
 #include <gtest/gtest.h>
 
+#include <iterator>
 #include <string>
 #include <vector>
 
 #include "fp8_steps.hpp"
-#include "store_path_steps.hpp"
 #include "hopper_checks.hpp"
+#include "pipeline_checks.hpp"
+#include "store_path_steps.hpp"
 
 namespace {
 
@@ -118,4 +120,21 @@ TEST(Mapping21, EverythingElseIsStep20s) {
   using gemm::fp8_testing::Step21;
   gemm::hopper_testing::expect_same_dealing<Step20, Step21>(step21::kConfigCount, shapes, {132, 114, 16});
   gemm::hopper_testing::expect_same_traces<Step20, Step21>(step21::kConfigCount);
+}
+
+// The viewer's timeline follows the kernel's loops: every block takes the units of its loop over u
+// (cluster_of, next_unit), and each k-tile's stage and barrier parities are the kernel's running
+// counters (PipelineState) at it, running on from tile to tile, for blocks of many tiles.
+TEST(Mapping21, TimelineFollowsTheKernelsLoops) {
+  gemm::pipeline_testing::expect_persistent_pipeline_as_the_kernel<step21::PipelineState>(
+      "21_uniform_datapath", step21::next_unit,
+      std::vector<step21::Config>(std::begin(step21::kConfigs), std::end(step21::kConfigs)),
+      {gemm::GemmShape{264, 520, 72}, gemm::GemmShape{1000, 1000, 1024}, gemm::GemmShape{520, 4104, 5120}},
+      {4, 16, 132});
+}
+
+// The viewer's promotion intervals are the kernel's count (promotion_ends), for any PROMOTE and K.
+TEST(Mapping21, PromotionFollowsTheKernelsCount) {
+  gemm::pipeline_testing::expect_promotion_as_the_kernel(
+      "21_uniform_datapath", step21::kConfigs[0], {0, 1, 2, 3, 4, 7}, {1, 2, 3, 4, 5, 8, 33, 200});
 }

@@ -6,13 +6,15 @@
 // that the four tiles of step 21 are unchanged (configurations, grid, order, trace).
 #include <gtest/gtest.h>
 
+#include <iterator>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "fp8_steps.hpp"
-#include "store_path_steps.hpp"
 #include "hopper_checks.hpp"
+#include "pipeline_checks.hpp"
+#include "store_path_steps.hpp"
 
 namespace {
 
@@ -297,4 +299,21 @@ TEST(Mapping22, TraceStagesEveryFloatAndUpdatesCOnce) {
        {GemmShape{136, 102, 128}, Layout::nt}, {GemmShape{264, 232, 32}, Layout::nt},
        {GemmShape{264, 400, 32}, Layout::nt}, {GemmShape{136, 350, 32}, Layout::nt}});
   ht::expect_tma_path_counts<Step22>();
+}
+
+// The viewer's timeline follows the kernel's loops: every block takes the units of its loop over u
+// (cluster_of, next_unit), and each k-tile's stage and barrier parities are the kernel's running
+// counters (PipelineState) at it, running on from tile to tile, for blocks of many tiles.
+TEST(Mapping22, TimelineFollowsTheKernelsLoops) {
+  gemm::pipeline_testing::expect_persistent_pipeline_as_the_kernel<step22::PipelineState>(
+      "22_tile_width", step22::next_unit,
+      std::vector<step22::Config>(std::begin(step22::kConfigs), std::end(step22::kConfigs)),
+      {gemm::GemmShape{264, 520, 72}, gemm::GemmShape{1000, 1000, 1024}, gemm::GemmShape{520, 4104, 5120}},
+      {4, 16, 132});
+}
+
+// The viewer's promotion intervals are the kernel's count (promotion_ends), for any PROMOTE and K.
+TEST(Mapping22, PromotionFollowsTheKernelsCount) {
+  gemm::pipeline_testing::expect_promotion_as_the_kernel(
+      "22_tile_width", step22::kConfigs[0], {0, 1, 2, 3, 4, 7}, {1, 2, 3, 4, 5, 8, 33, 200});
 }

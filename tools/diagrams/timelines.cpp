@@ -89,13 +89,12 @@ std::string handoff_16() {
   const Config c = kConfigs[0];
   const int stages = c.stages, k_tiles = 2 * stages + 2, consumer_groups = consumers(c);
   const int consumer_warps = consumer_groups * 4;
-  // The kernel's counters: after each k-tile, ++stage; at STAGES back to 0 and the phase flips
-  // (kernel.cuh, the producer's and the consumers' loops alike).
+  // The kernel's counters (PipelineState, advanced once a k-tile by the producer's and the
+  // consumers' loops alike: kernel.cuh).
   std::vector<int> stage_of(static_cast<size_t>(k_tiles)), phase_of(static_cast<size_t>(k_tiles));
-  for (int kt = 0, stage = 0, phase = 0; kt < k_tiles; ++kt) {
-    stage_of[size_t(kt)] = stage, phase_of[size_t(kt)] = phase;
-    if (++stage == stages) stage = 0, phase ^= 1;
-  }
+  PipelineState state;
+  for (int kt = 0; kt < k_tiles; ++kt, state.advance(c))
+    stage_of[size_t(kt)] = state.stage, phase_of[size_t(kt)] = int(state.phase);
   // A schematic clock (unit: one k-tile of wgmma): a copy lands 1.5 after its issue; the consumers
   // take a k-tile when it has landed and the previous one is issued; a stage is released when the
   // next k-tile's wgmma is issued and this one's are done (wgmma.wait_group 1); the producer
