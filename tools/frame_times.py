@@ -104,7 +104,8 @@ def main():
                       f"{(run.stdout + run.stderr)[-2000:]}", file=sys.stderr)
                 return 1
             median_ms, frames, vertices, indices = measured
-            shown = "build/bin/gemm_viewer " + " ".join(arguments) + f" --frames {args.frames}"
+            shown = ("xvfb-run -a " if prefix else "") + "build/bin/gemm_viewer --screenshot /tmp/frame.png " + \
+                " ".join(arguments) + f" --frames {args.frames}"
             print(f"{what:35s} {median_ms:8.2f} ms (median of {frames} frames), {vertices} vertices, {indices} indices")
             cases.append({"what": what, "command": shown, "median_ms": median_ms, "frames": frames,
                           "vertices": vertices, "indices": indices})
