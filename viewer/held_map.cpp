@@ -12,14 +12,6 @@ namespace gemm::viewer {
 
 namespace {
 
-[[gnu::format(printf, 1, 2)]] std::string format(const char* pattern, ...) {
-  char buffer[512];
-  va_list args;
-  va_start(args, pattern);
-  std::vsnprintf(buffer, sizeof(buffer), pattern, args);
-  va_end(args);
-  return buffer;
-}
 
 Dim3 block_at(const LaunchShape& launch, long long b) {
   return {int(b % launch.grid.x), int((b / launch.grid.x) % launch.grid.y),

@@ -11,14 +11,6 @@ namespace {
 
 constexpr int kLineBytes = hopper::kSwizzleSpan;  // a grid row: 128 bytes, the 32 banks once
 
-[[gnu::format(printf, 1, 2)]] std::string format(const char* pattern, ...) {
-  char buffer[512];
-  va_list args;
-  va_start(args, pattern);
-  std::vsnprintf(buffer, sizeof(buffer), pattern, args);
-  va_end(args);
-  return buffer;
-}
 
 // Where the shown tile of the shown stage starts, in bytes of the buffer.
 long long tile_base(const SharedStage& stage, const StagedTile& tile) { return stage.stage * stage.stage_bytes + tile.offset; }

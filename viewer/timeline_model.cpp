@@ -14,14 +14,6 @@ namespace gemm::viewer {
 
 namespace {
 
-[[gnu::format(printf, 1, 2)]] std::string format(const char* pattern, ...) {
-  char buffer[1024];
-  va_list args;
-  va_start(args, pattern);
-  std::vsnprintf(buffer, sizeof(buffer), pattern, args);
-  va_end(args);
-  return buffer;
-}
 
 // Logical durations: a k-tile's products take one unit; a promotion and an epilogue what the
 // header says (schematic, not measured).

@@ -31,16 +31,16 @@ Rgba hsv(double hue, double saturation, double value) {
   }
   return rgba(int(std::lround(r * 255)), int(std::lround(g * 255)), int(std::lround(b * 255)));
 }
-// printf into a std::string (the texts the panels write, with their numbers' formats).
-[[gnu::format(printf, 1, 2)]] std::string format(const char* pattern, ...) {
-  char buffer[512];
+}  // namespace
+
+std::string format(const char* pattern, ...) {
+  char buffer[1024];
   va_list args;
   va_start(args, pattern);
   std::vsnprintf(buffer, sizeof(buffer), pattern, args);
   va_end(args);
   return buffer;
 }
-}  // namespace
 
 Rgba lane_colour(int lane) {
   // Neighbouring lanes get hues a quarter turn apart plus a small step, so that adjacent cells are

@@ -23,6 +23,10 @@ constexpr Rgba rgba(int r, int g, int b, int a = 255) {
 constexpr Rgba kUntouched = rgba(58, 58, 64);   // a cell no lane touches
 constexpr Rgba kNoOwner = rgba(24, 24, 28);     // an element outside the problem
 constexpr int kWarpgroupThreads = 128;          // a warpgroup: the 4 warps that issue one wgmma
+// printf into a std::string: the texts the panels write, with their numbers' formats (at most
+// 1023 characters).
+[[gnu::format(printf, 1, 2)]] std::string format(const char* pattern, ...);
+
 Rgba lane_colour(int lane);                     // 32 distinct hues, lane 0 red, around the wheel
 Rgba index_colour(std::uint32_t index);         // a stable colour for a block, warp or thread index
 Rgba hue_colour(double hue, double saturation, double value);  // HSV, hue in turns, each 0..1
