@@ -28,6 +28,9 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+from render_docs import step_range  # noqa: E402  the steps= attribute, read as the renderer reads it
+
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 GEMM_KINDS = {"fp32", "tensor_core", "fp8"}
 # The ladder-table kind (tools/render_docs.py) of each GEMM kind of step.
@@ -52,15 +55,6 @@ def host_test_of(number):
         if number in numbers:
             found.append(path)
     return found
-
-
-def step_range(text):
-    """"12-14" or "12,14,15" -> {"12", "13", "14"}, as tools/render_docs.py reads a steps= attribute."""
-    numbers = set()
-    for part in text.split(","):
-        first, _, last = part.partition("-")
-        numbers |= {f"{n:02d}" for n in range(int(first), int(last or first) + 1)}
-    return numbers
 
 
 def on_the_ladder(step, ladder):
