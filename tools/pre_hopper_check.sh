@@ -34,7 +34,10 @@ for arch in "${ARCHS[@]}"; do
   build="$BUILD_ROOT/build-ptx$arch"
   echo "== compute_$arch PTX only (CMAKE_CUDA_ARCHITECTURES=$arch-virtual) in $build"
   mkdir -p "$build"
+  # GEMM_STEP_FILTER: only these steps' folders, so that the sm_90a steps (and their linear-layer
+  # objects) are not compiled for a check that never runs them.
   cmake -S "$ROOT" -B "$build" -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CUDA_ARCHITECTURES=$arch-virtual" \
+    "-DGEMM_STEP_FILTER=$TESTS" \
     > "$build/pre_hopper_configure.log"
   # The programs the selected tests run: the steps' own and the test programs built from their kernels.
   targets=()
