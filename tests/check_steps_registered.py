@@ -14,8 +14,9 @@ one of them fails a test instead of going unnoticed:
 - its host test tests/host/test_mapping_NN.cpp (or a file named for it and its neighbours, such as
   test_mapping_01_02.cpp), for every GEMM step (not the CPU reference or the bank demos, whose index
   math common/host/bank_demo.hpp holds and test_traces.cpp checks);
-- an entry in the traced registry (steps/traced_steps.hpp: its mapping included and its folder named)
-  when its mapping.hpp has a trace_warp;
+- its registration in the traced registry, steps/NN_name/traced.hpp (which CMake gathers into
+  build/generated/traced_registry.hpp), including its own mapping and defining add_stepNN, when its
+  mapping.hpp has a trace_warp;
 - main.cu's min_cc, the compute capability the program demands, equal to the declared minimum, and
   only_cc set where the step is built for an architecture-specific target (sm_90a).
 
@@ -67,7 +68,7 @@ def on_the_ladder(step, ladder, declared):
     return False
 
 
-def problems_of(step, before, readme, index, registry, ladder, declared):
+def problems_of(step, before, readme, index, ladder, declared):
     name, number, kind = step["name"], step["number"], step["kind"]
     page = page_of(name)
     problems = []
@@ -89,12 +90,19 @@ def problems_of(step, before, readme, index, registry, ladder, declared):
                         f"selects it: their min_arch=, below_arch= or steps= leave out {number})")
     if kind in GEMM_KINDS and not host_test_of(number):
         problems.append(f"no host test tests/host/test_mapping_{number}.cpp")
+    registration = os.path.join("steps", name, "traced.hpp")
     if step["traced"]:
-        if f'#include "{name}/mapping.hpp"' not in registry:
-            problems.append(f"its mapping has a trace_warp, and steps/traced_steps.hpp does not include "
-                            f"{name}/mapping.hpp")
-        if f'"{name}"' not in registry:
-            problems.append(f"its mapping has a trace_warp, and steps/traced_steps.hpp has no entry \"{name}\"")
+        if not os.path.exists(os.path.join(ROOT, registration)):
+            problems.append(f"its mapping has a trace_warp, and it has no {registration} (its registration in "
+                            "the traced registry: docs/design.md, \"Checklist: adding a step\")")
+        else:
+            text = read(registration)
+            if f'#include "{name}/mapping.hpp"' not in text:
+                problems.append(f"{registration} does not include {name}/mapping.hpp")
+            if not re.search(rf"\bvoid add_step{number}\(", text):
+                problems.append(f"{registration} does not define add_step{number}, which the generated registry calls")
+    elif os.path.exists(os.path.join(ROOT, registration)):
+        problems.append(f"{registration} registers a step whose mapping has no trace_warp")
     main = os.path.join("steps", name, "main.cu")
     if kind in GEMM_KINDS and os.path.exists(os.path.join(ROOT, main)):
         text = read(main)
@@ -124,8 +132,7 @@ def main():
         return 2
     with open(manifest_path, encoding="utf-8") as handle:
         steps = json.load(handle)["steps"]
-    readme, index, registry = read("README.md"), read(os.path.join("docs", "README.md")), read(
-        os.path.join("steps", "traced_steps.hpp"))
+    readme, index = read("README.md"), read(os.path.join("docs", "README.md"))
     by_name = {step["name"]: step for step in steps}
     ladder_path = os.path.join("docs", "ladder.md")
     ladder = read(ladder_path) if os.path.exists(os.path.join(ROOT, ladder_path)) else None
@@ -142,7 +149,7 @@ def main():
         failures.append(f"{name}: declared in {manifest_path} but no folder steps/{name} (reconfigure the build)")
     before = None
     for step in sorted(steps, key=lambda s: s["name"]):
-        problems = problems_of(step, before, readme, index, registry, ladder, by_name)
+        problems = problems_of(step, before, readme, index, ladder, by_name)
         failures += [f"steps/{step['name']}: {problem}" for problem in problems]
         before = step
     for failure in failures:
