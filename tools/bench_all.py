@@ -18,6 +18,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import results_lib  # noqa: E402
@@ -140,7 +141,10 @@ def main():
                 print("$ " + shown + (f"    # variant {label}" if label else ""), flush=True)
                 if args.dry_run:
                     continue
+                started = time.monotonic()
                 code = subprocess.run(command).returncode
+                # How long each run takes, to plan a session's time on a lent GPU.
+                print(f"bench_all: {name} ran {time.monotonic() - started:.0f} s", flush=True)
                 if code == 77:
                     print(f"bench_all: {name} skipped (no suitable GPU)")
                     continue

@@ -46,10 +46,14 @@ for arch in "${ARCHS[@]}"; do
     if [[ "$name" =~ $TESTS ]] && [ -f "$folder/main.cu" ]; then targets+=("$name"); fi
   done
   known="$(cmake --build "$build" --target help)"  # whole, so that grep -q ends no pipe early
-  for program in split_repeatable_test linear_layer_test; do
+  # model_predict: what the tile-by-shape tests compare a step's choice with (a host program).
+  for program in split_repeatable_test linear_layer_test model_predict; do
     if grep -qw -- "$program" <<< "$known"; then targets+=("$program"); fi
   done
-  cmake --build "$build" -j "$JOBS" --target "${targets[@]}"
+  # The libraries they share first, then the programs side by side: a Makefile build takes several
+  # --target goals one after the other, and each step is one large translation unit.
+  cmake --build "$build" -j "$JOBS" --target gemm_common gemm_host
+  printf '%s\n' "${targets[@]}" | xargs -P "$JOBS" -I{} cmake --build "$build" --target {} > "$build/pre_hopper_build.log"
   log="$build/pre_hopper_ctest.log"
   # shellcheck disable=SC2086  # CTEST_ARGS: several arguments
   ctest --test-dir "$build" -L gpu -R "$TESTS" -j "$JOBS" --output-on-failure ${CTEST_ARGS:-} > "$log" 2>&1 || true

@@ -609,17 +609,20 @@ def sweep_table(attributes, results_dir):
         document = results_lib.load(os.path.join(results_dir, name))
         rows = sorted(document["configs"], key=lambda r: (r["results_per_thread"], -r["time"]["gflops"]))
         keys = list(rows[0]["params"]) if rows else []
-        out.append("| " + " | ".join(keys) + " | results / thread | registers | local B | blocks / SM | occupancy "
-                   "| GFLOPS | % of cuBLAS | check |")
-        out.append("|" + "---:|" * (len(keys) + 7) + "---|")  # the named columns are 8, the last one left-aligned
+        # Results per thread is TM x TN, the register tile of the fp32 steps; a tensor-core step's
+        # accumulators follow its instruction's layout, and the sweep does not count them.
+        per_thread = any(key in keys for key in ("TM", "TN"))
+        columns = keys + (["results / thread"] if per_thread else []) + [
+            "registers", "local B", "blocks / SM", "occupancy", "GFLOPS", "% of cuBLAS", "check"]
+        out.append("| " + " | ".join(columns) + " |")
+        out.append("|" + "---:|" * (len(columns) - 1) + "---|")  # every column right-aligned but the last
         for row in rows:
             kernel = row["kernel"]
-            out.append("| " + " | ".join(str(row["params"][k]) for k in keys) + " | {} | {} | {} | {} | {:.0f}% | {} | "
-                       "{:.1f}% | {} |".format(row["results_per_thread"], kernel["registers"], kernel["local_bytes"],
-                                              kernel["blocks_per_sm"], 100 * kernel["occupancy"],
-                                              fmt(row["time"]["gflops"]),
-                                              100 * row["cublas"]["median_ms"] / row["time"]["median_ms"],
-                                              row["verdict"]))
+            cells = [str(row["params"][k]) for k in keys] + ([str(row["results_per_thread"])] if per_thread else [])
+            cells += [str(kernel["registers"]), str(kernel["local_bytes"]), str(kernel["blocks_per_sm"]),
+                      "{:.0f}%".format(100 * kernel["occupancy"]), fmt(row["time"]["gflops"]),
+                      "{:.1f}%".format(100 * row["cublas"]["median_ms"] / row["time"]["median_ms"]), row["verdict"]]
+            out.append("| " + " | ".join(cells) + " |")
         out.append("")
         out.append(f"*{document['device']['name']}, {rows[0]['m']}×{rows[0]['n']}×{rows[0]['k']}, run "
                    f"{document['date'][:10]}, commit {short_commit(document['commit'])}; from `docs/results/{name}` "

@@ -608,7 +608,11 @@ class LadderTest(unittest.TestCase):
         files = results_lib.results_files(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs",
                                                        "results"))
         for path in files:
-            self.assertIn("01_naive", ladder.render(results_lib.load(path), path))
+            document = results_lib.load(path)
+            text = ladder.render(document, path)
+            # A file may hold some of the steps; each GEMM step it holds is on the ladder.
+            for step in {run["step"] for run in document["runs"] if run.get("kind") != "bank_demo"}:
+                self.assertIn(step, text, path)
 
     def test_a_missing_file_is_an_error(self):
         with contextlib.redirect_stderr(io.StringIO()):
