@@ -149,6 +149,10 @@ function(gemm_add_step name)
   set(_mapping ${CMAKE_CURRENT_SOURCE_DIR}/mapping.hpp)
   set(_traced false)
   set(_tunables false)
+  set(_store_paths false)
+  set(_pipelined false)
+  set(_persistent false)
+  set(_grid_time false)
   if(EXISTS ${_mapping})
     set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_mapping})
     file(READ ${_mapping} _text)
@@ -157,6 +161,22 @@ function(gemm_add_step name)
     endif()
     if(_text MATCHES "kTunables\\[\\] *=")
       set(_tunables true)
+    endif()
+    # A kernel compiled a second time with C stored by TMA alone (tests/host/store_path_steps.hpp.in).
+    if(_text MATCHES "has_tma_only_kernel\\(")
+      set(_store_paths true)
+    endif()
+    # A k-loop through stages of shared memory (a STAGES tunable), and a persistent grid
+    # (persistent_clusters, with grid_time where its rounds are counted): what the viewer's timeline
+    # draws, which its tests take from here (tests/viewer/test_timeline_model.cpp).
+    if(_text MATCHES "{\"STAGES\"")
+      set(_pipelined true)
+    endif()
+    if(_text MATCHES "persistent_clusters\\(")
+      set(_persistent true)
+    endif()
+    if(_text MATCHES "[ :]grid_time\\(")
+      set(_grid_time true)
     endif()
   endif()
   string(SUBSTRING ${name} 0 2 _number)
@@ -174,6 +194,10 @@ function(gemm_add_step name)
   set_property(GLOBAL PROPERTY GEMM_STEP_KIND_${name} ${_kind})
   set_property(GLOBAL PROPERTY GEMM_STEP_TRACED_${name} ${_traced})
   set_property(GLOBAL PROPERTY GEMM_STEP_TUNABLES_${name} ${_tunables})
+  set_property(GLOBAL PROPERTY GEMM_STEP_STORE_PATHS_${name} ${_store_paths})
+  set_property(GLOBAL PROPERTY GEMM_STEP_PIPELINED_${name} ${_pipelined})
+  set_property(GLOBAL PROPERTY GEMM_STEP_PERSISTENT_${name} ${_persistent})
+  set_property(GLOBAL PROPERTY GEMM_STEP_GRID_TIME_${name} ${_grid_time})
   set_property(GLOBAL PROPERTY GEMM_STEP_MIN_ARCH_${name} "${_min_arch}")
   set(GEMM_STEP ${name} PARENT_SCOPE)
 endfunction()
@@ -189,9 +213,11 @@ function(_gemm_json_strings out)
 endfunction()
 
 # Writes what every step declared, once all are: build/steps.json for the tools (tools/bench_all.py,
-# tools/check_model_ncu.py, tests/check_steps_registered.py) and build/generated/declared_steps.hpp
-# and fp8_steps.hpp for the host tests (the lists of traced steps, of tables of tunables and of FP8
-# steps that they check every step of). Each is rewritten only when it changes.
+# tools/check_model_ncu.py, tests/check_steps_registered.py), build/generated/declared_steps.hpp,
+# fp8_steps.hpp and store_path_steps.hpp for the host tests (the lists of traced steps, of tables of
+# tunables, of FP8 steps and of steps with a TMA-only kernel that they check every step of), and
+# build/generated/traced_registry.hpp (gemm_write_traced_registry). Each is rewritten only when it
+# changes.
 function(gemm_write_step_manifest)
   get_property(_entries GLOBAL PROPERTY GEMM_STEP_MANIFEST)
   list(JOIN _entries ",\n    " _entries)
@@ -202,18 +228,39 @@ function(gemm_write_step_manifest)
   set(GEMM_DECLARED_STEP_INCLUDES "")
   set(GEMM_DECLARED_STEPS "")
   set(GEMM_DECLARED_TABLES "")
+  set(GEMM_DECLARED_PERSISTENT "")
   set(GEMM_FP8_STEP_INCLUDES "")
   set(GEMM_FP8_STEP_ALIASES "")
+  set(GEMM_STORE_PATH_STEP_INCLUDES "")
+  set(GEMM_STORE_PATH_STEP_ALIASES "")
   foreach(_step IN LISTS _steps)
     get_property(_kind GLOBAL PROPERTY GEMM_STEP_KIND_${_step})
     get_property(_traced GLOBAL PROPERTY GEMM_STEP_TRACED_${_step})
     get_property(_tunables GLOBAL PROPERTY GEMM_STEP_TUNABLES_${_step})
+    get_property(_store_paths GLOBAL PROPERTY GEMM_STEP_STORE_PATHS_${_step})
+    get_property(_pipelined GLOBAL PROPERTY GEMM_STEP_PIPELINED_${_step})
+    get_property(_persistent GLOBAL PROPERTY GEMM_STEP_PERSISTENT_${_step})
+    get_property(_grid_time GLOBAL PROPERTY GEMM_STEP_GRID_TIME_${_step})
     get_property(_min_arch GLOBAL PROPERTY GEMM_STEP_MIN_ARCH_${_step})
     if(NOT _min_arch MATCHES "^[0-9]+$")
       set(_min_arch 0)  # the CPU reference
     endif()
     string(SUBSTRING ${_step} 0 2 _number)
-    string(APPEND GEMM_DECLARED_STEPS "    {\"${_step}\", \"${_kind}\", ${_traced}, ${_tunables}, ${_min_arch}},\n")
+    string(APPEND GEMM_DECLARED_STEPS
+           "    {\"${_step}\", \"${_kind}\", ${_traced}, ${_tunables}, ${_min_arch}, ${_pipelined}, ${_persistent}},\n")
+    if(_persistent)
+      set(_grid_time_fn nullptr)
+      if(_grid_time)
+        set(_grid_time_fn "[](const GemmShape& s, const step${_number}::Config& c, int sms) { return step${_number}::grid_time(s, c, sms); }")
+      endif()
+      if(NOT _tunables)
+        string(APPEND GEMM_DECLARED_STEP_INCLUDES "#include \"${_step}/mapping.hpp\"\n")
+      endif()
+      string(APPEND GEMM_DECLARED_PERSISTENT
+             "  visit(\"${_step}\", [](const Params& p) { return step${_number}::config_from(p); }, step${_number}::tile_at,\n"
+             "        step${_number}::persistent_clusters, step${_number}::units, step${_number}::tiles_m, step${_number}::tiles_n,\n"
+             "        ${_grid_time_fn});\n")
+    endif()
     if(_tunables)
       string(APPEND GEMM_DECLARED_STEP_INCLUDES "#include \"${_step}/mapping.hpp\"\n")
       string(APPEND GEMM_DECLARED_TABLES
@@ -227,9 +274,41 @@ function(gemm_write_step_manifest)
              "&step${_number}::tile_at, &step${_number}::to_params, &step${_number}::trace_launch_shape, "
              "&step${_number}::trace_warp>;\n")
     endif()
+    if(_store_paths)
+      string(APPEND GEMM_STORE_PATH_STEP_INCLUDES "#include \"${_step}/mapping.hpp\"\n")
+      string(APPEND GEMM_STORE_PATH_STEP_ALIASES
+             "using StorePaths${_number} = StorePathStep<step${_number}::StorePath, step${_number}::kConfigs, "
+             "&step${_number}::store_path, &step${_number}::has_tma_only_kernel, "
+             "&step${_number}::epilogue_under_next_tile, &step${_number}::launches_tma_only_kernel, "
+             "&step${_number}::tma_stores_c>;\n")
+    endif()
   endforeach()
   configure_file(${PROJECT_SOURCE_DIR}/tests/host/declared_steps.hpp.in
                  ${PROJECT_BINARY_DIR}/generated/declared_steps.hpp @ONLY)
   configure_file(${PROJECT_SOURCE_DIR}/tests/host/fp8_steps.hpp.in
                  ${PROJECT_BINARY_DIR}/generated/fp8_steps.hpp @ONLY)
+  configure_file(${PROJECT_SOURCE_DIR}/tests/host/store_path_steps.hpp.in
+                 ${PROJECT_BINARY_DIR}/generated/store_path_steps.hpp @ONLY)
+  gemm_write_traced_registry(${_steps})
+endfunction()
+
+# Writes build/generated/traced_registry.hpp (from steps/traced_registry.hpp.in): for each of the
+# given steps, in order, whose folder has a traced.hpp (its registration in the traced registry:
+# its TracedProgram and what the viewer's panels need of it), that file's include and its
+# add_stepNN call. The main build passes the declared steps; the browser's build, which declares
+# none (viewer/web/project.cmake), every step folder. A traced step without its traced.hpp is
+# left out, which Traces.EveryProgramIsRegisteredOnce and docs.step_registered report.
+function(gemm_write_traced_registry)
+  set(GEMM_TRACED_STEP_INCLUDES "")
+  set(GEMM_TRACED_STEP_CALLS "")
+  foreach(_step IN LISTS ARGN)
+    set(_registration ${PROJECT_SOURCE_DIR}/steps/${_step}/traced.hpp)
+    if(EXISTS ${_registration})
+      string(SUBSTRING ${_step} 0 2 _number)
+      string(APPEND GEMM_TRACED_STEP_INCLUDES "#include \"${_step}/traced.hpp\"\n")
+      string(APPEND GEMM_TRACED_STEP_CALLS "  add_step${_number}(list);\n")
+    endif()
+  endforeach()
+  configure_file(${PROJECT_SOURCE_DIR}/steps/traced_registry.hpp.in
+                 ${PROJECT_BINARY_DIR}/generated/traced_registry.hpp @ONLY)
 endfunction()

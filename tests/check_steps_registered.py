@@ -8,13 +8,15 @@ one of them fails a test instead of going unnoticed:
 - its page docs/NN-name.md (underscores as dashes), showing a picture;
 - a row of the step table in README.md and a line in docs/README.md that link to the page;
 - a link from the page of the step before (each page leads to the next);
-- its line on the map of the ladder (docs/ladder.md): a ladder-table of its kind that takes every
-  step of the kind or names the step in its steps= (a GEMM step);
+- its line on the map of the ladder (docs/ladder.md): a ladder-table of its kind that selects it (every
+  step of the kind, or by what the step declares: min_arch=, below_arch=; tools/render_docs.py's
+  ladder_selects) (a GEMM step);
 - its host test tests/host/test_mapping_NN.cpp (or a file named for it and its neighbours, such as
   test_mapping_01_02.cpp), for every GEMM step (not the CPU reference or the bank demos, whose index
   math common/host/bank_demo.hpp holds and test_traces.cpp checks);
-- an entry in the traced registry (steps/traced_steps.hpp: its mapping included and its folder named)
-  when its mapping.hpp has a trace_warp;
+- its registration in the traced registry, steps/NN_name/traced.hpp (which CMake gathers into
+  build/generated/traced_registry.hpp), including its own mapping and defining add_stepNN, when its
+  mapping.hpp has a trace_warp;
 - main.cu's min_cc, the compute capability the program demands, equal to the declared minimum, and
   only_cc set where the step is built for an architecture-specific target (sm_90a).
 
@@ -29,7 +31,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
-from render_docs import step_range  # noqa: E402  the steps= attribute, read as the renderer reads it
+from render_docs import ladder_selects  # noqa: E402  which steps a ladder-table shows, as the renderer reads it
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 GEMM_KINDS = {"fp32", "tensor_core", "fp8"}
@@ -57,19 +59,16 @@ def host_test_of(number):
     return found
 
 
-def on_the_ladder(step, ladder):
-    """Whether a ladder-table of docs/ladder.md shows the step: one of its kind with no steps= (every
-    step of the kind) or with the step's number in its steps=."""
+def on_the_ladder(step, ladder, declared):
+    """Whether a ladder-table of docs/ladder.md shows the step: one of its kind that selects it."""
     for attributes in re.findall(r"<!-- ladder-table ([^>]*?) -->", ladder):
         fields = dict(field.split("=", 1) for field in attributes.split() if "=" in field)
-        if fields.get("kind") != LADDER_KIND[step["kind"]]:
-            continue
-        if "steps" not in fields or step["number"] in step_range(fields["steps"]):
+        if fields.get("kind") == LADDER_KIND[step["kind"]] and ladder_selects(fields, step["name"], declared):
             return True
     return False
 
 
-def problems_of(step, before, readme, index, registry, ladder):
+def problems_of(step, before, readme, index, ladder, declared):
     name, number, kind = step["name"], step["number"], step["kind"]
     page = page_of(name)
     problems = []
@@ -86,17 +85,24 @@ def problems_of(step, before, readme, index, registry, ladder):
         previous_path = os.path.join("docs", previous)
         if os.path.exists(os.path.join(ROOT, previous_path)) and f"({page}" not in read(previous_path):
             problems.append(f"docs/{previous}, the page before, does not link to {page}")
-    if kind in GEMM_KINDS and ladder is not None and not on_the_ladder(step, ladder):
-        problems.append(f"no ladder-table of docs/ladder.md shows it (a steps= of its kind, "
-                        f"{LADDER_KIND[kind]}, that names {number})")
+    if kind in GEMM_KINDS and ladder is not None and not on_the_ladder(step, ladder, declared):
+        problems.append(f"no ladder-table of docs/ladder.md shows it (none of its kind, {LADDER_KIND[kind]}, "
+                        f"selects it: their min_arch=, below_arch= or steps= leave out {number})")
     if kind in GEMM_KINDS and not host_test_of(number):
         problems.append(f"no host test tests/host/test_mapping_{number}.cpp")
+    registration = os.path.join("steps", name, "traced.hpp")
     if step["traced"]:
-        if f'#include "{name}/mapping.hpp"' not in registry:
-            problems.append(f"its mapping has a trace_warp, and steps/traced_steps.hpp does not include "
-                            f"{name}/mapping.hpp")
-        if f'"{name}"' not in registry:
-            problems.append(f"its mapping has a trace_warp, and steps/traced_steps.hpp has no entry \"{name}\"")
+        if not os.path.exists(os.path.join(ROOT, registration)):
+            problems.append(f"its mapping has a trace_warp, and it has no {registration} (its registration in "
+                            "the traced registry: docs/design.md, \"Checklist: adding a step\")")
+        else:
+            text = read(registration)
+            if f'#include "{name}/mapping.hpp"' not in text:
+                problems.append(f"{registration} does not include {name}/mapping.hpp")
+            if not re.search(rf"\bvoid add_step{number}\(", text):
+                problems.append(f"{registration} does not define add_step{number}, which the generated registry calls")
+    elif os.path.exists(os.path.join(ROOT, registration)):
+        problems.append(f"{registration} registers a step whose mapping has no trace_warp")
     main = os.path.join("steps", name, "main.cu")
     if kind in GEMM_KINDS and os.path.exists(os.path.join(ROOT, main)):
         text = read(main)
@@ -126,8 +132,8 @@ def main():
         return 2
     with open(manifest_path, encoding="utf-8") as handle:
         steps = json.load(handle)["steps"]
-    readme, index, registry = read("README.md"), read(os.path.join("docs", "README.md")), read(
-        os.path.join("steps", "traced_steps.hpp"))
+    readme, index = read("README.md"), read(os.path.join("docs", "README.md"))
+    by_name = {step["name"]: step for step in steps}
     ladder_path = os.path.join("docs", "ladder.md")
     ladder = read(ladder_path) if os.path.exists(os.path.join(ROOT, ladder_path)) else None
 
@@ -143,7 +149,7 @@ def main():
         failures.append(f"{name}: declared in {manifest_path} but no folder steps/{name} (reconfigure the build)")
     before = None
     for step in sorted(steps, key=lambda s: s["name"]):
-        problems = problems_of(step, before, readme, index, registry, ladder)
+        problems = problems_of(step, before, readme, index, ladder, by_name)
         failures += [f"steps/{step['name']}: {problem}" for problem in problems]
         before = step
     for failure in failures:

@@ -7,7 +7,8 @@
     tools/lesson.py --check        # exits 1 where a lesson after step 09 is larger than its bound
 
 A step's lesson is its mapping.hpp, kernel.cuh and any other header of its folder (e.g. a generated header)
-against the same files of the step before; main.cu is the step's description, not its lesson. The
+against the same files of the step before; main.cu is the step's description, and traced.hpp its
+registration in the traced registry (what the host tools and the viewer are told of it), not its lesson. The
 step's own number (namespace stepNN, "Step NN" in comments) is written `stepNN` on both sides, so
 that renaming alone shows nothing. Exit codes: 0, 1 (--check: a lesson over its bound), 2 bad usage.
 """
@@ -21,6 +22,7 @@ import sys
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 STEPS = os.path.join(ROOT, "steps")
 LESSON_FILES = ("mapping.hpp", "kernel.cuh")
+NOT_LESSON_FILES = ("traced.hpp",)  # the step's registration in the traced registry (steps/traced_steps.hpp)
 # The ladder's bound on a lesson after step 09: about 350 changed lines of the step's headers (a
 # tenth over is "about"). A step that brings a new family of instructions may exceed it; its page
 # says why, and it is named here.
@@ -64,7 +66,8 @@ def previous_of(folder):
 def headers(folder):
     """The files of a step's lesson, mapping and kernel first."""
     names = [n for n in LESSON_FILES if os.path.exists(os.path.join(folder, n))]
-    others = sorted(n for n in os.listdir(folder) if n.endswith((".cuh", ".hpp")) and n not in names)
+    others = sorted(n for n in os.listdir(folder)
+                    if n.endswith((".cuh", ".hpp")) and n not in names and n not in NOT_LESSON_FILES)
     return names + others
 
 

@@ -15,7 +15,7 @@ code and the shipped results files; nothing is drawn by hand.
 Next to each viewer picture NAME.png lies NAME.json: the command, the selection and what the panel
 showed (its counts and labels). Software OpenGL may draw a pixel differently from one machine to
 another, so --check compares those sidecars, not the pixels; the SVG diagrams and plots are compared
-byte for byte (--only diagrams takes both; they need no display). A step that is not traced in this checkout (not in steps/traced_steps.hpp) is skipped with a
+byte for byte (--only diagrams takes both; they need no display). A step that is not traced in this checkout (no steps/NN_name/traced.hpp in the traced registry) is skipped with a
 message, its committed picture left as it is.
 
 Each viewer picture on a page links to the same selection in the viewer in a browser
@@ -341,7 +341,7 @@ def draw_viewer_pictures(build, out_dir, names=None):
                 continue
             step = step_of(arguments)
             if step and step not in traced:
-                print(f"pictures: skipped {name}: step {step} is not traced in this checkout (steps/traced_steps.hpp)")
+                print(f"pictures: skipped {name}: step {step} is not traced in this checkout (steps/{step}/traced.hpp)")
                 continue
             path = os.path.join(out_dir, name)
             geometry = os.path.join(scratch, name + ".geometry.json")

@@ -23,12 +23,16 @@ A table lives between two markers; everything between them is generated:
     <!-- model-table steps=14_mma_ldmatrix -->  (a line: the cases, the counters, how close or which
     <!-- end model-table -->                      differ; the full table folded under it)
 
-    <!-- ladder-table kind=16-bit steps=12-14 size=4096 pairs=paired,paired-21-22 -->
+    <!-- ladder-table kind=16-bit min_arch=90 size=4096 pairs=paired,paired-21-22 -->
     <!-- end ladder-table -->                   (the map of the ladder, docs/ladder.md: a row per step
                                                   of a kind (fp32, 16-bit, fp8) with its idea, its rate,
                                                   the gain over the step before from one run, % of
-                                                  cuBLAS and % of the peak; pairs= subfolders holding
-                                                  two steps from one run, for gains the main file lacks)
+                                                  cuBLAS and % of the peak; min_arch=90 / below_arch=90:
+                                                  the steps whose declared minimum compute capability
+                                                  is at least / below 90 (BUILD/steps.json, --build);
+                                                  steps=12-14: those steps alone; pairs= subfolders
+                                                  holding two steps from one run, for gains the main
+                                                  file lacks)
 
     <!-- ceiling instruction=wgmma -->          (one line: an instruction's measured ceiling per SM and
     <!-- end ceiling -->                          clock, from ceilings-<gpu>.json; ffma, mma_sync,
@@ -50,6 +54,7 @@ default every run); its other rows are folded in a <details> section under it.
 figure in the docs can be typed by hand.
 """
 import argparse
+import json
 import os
 import re
 import sys
@@ -730,6 +735,46 @@ def step_range(text):
     return numbers
 
 
+# The steps' declarations (gemm_add_step), as CMake writes them into BUILD/steps.json: read when a
+# table selects steps by what they declare (a ladder-table's min_arch=, below_arch=).
+MANIFEST_PATH = os.path.join(ROOT, "build", "steps.json")
+_manifest = None
+
+
+class ManifestMissing(Exception):
+    pass
+
+
+def declared_steps():
+    """{name: the step's entry of BUILD/steps.json}."""
+    global _manifest
+    if _manifest is None:
+        if not os.path.exists(MANIFEST_PATH):
+            raise ManifestMissing(f"no {MANIFEST_PATH}, which a ladder-table's min_arch= or below_arch= reads: "
+                                  "configure the build first (cmake -S . -B build), or pass --build DIR")
+        with open(MANIFEST_PATH, encoding="utf-8") as handle:
+            _manifest = {step["name"]: step for step in json.load(handle)["steps"]}
+    return _manifest
+
+
+def ladder_selects(attributes, step, declared=None):
+    """Whether a ladder-table shows the step (its folder name) among the rows of its kind: every step
+    of the kind, or those its steps= names, or those whose declared minimum compute capability is at
+    least min_arch= or below below_arch= (the tensor-core steps before Hopper and the Hopper ones)."""
+    if "steps" in attributes and step[:2] not in step_range(attributes["steps"]):
+        return False
+    if "min_arch" in attributes or "below_arch" in attributes:
+        entry = (declared if declared is not None else declared_steps()).get(step)
+        if entry is None:
+            return False
+        arch = entry.get("min_arch") or 0
+        if "min_arch" in attributes and arch < int(attributes["min_arch"]):
+            return False
+        if "below_arch" in attributes and arch >= int(attributes["below_arch"]):
+            return False
+    return True
+
+
 def step_idea(step, docs_dir, run):
     """The step's page and its one idea, as the page's title says it ("10 · A cp.async pipeline");
     without the page, the program's own description."""
@@ -746,7 +791,6 @@ def ladder_table(attributes, documents, results_dir):
     """The map of the ladder for one kind of step (fp32, 16-bit, fp8): a row per step at size^3 with
     its idea, its rate, the gain over the step before from one run, % of cuBLAS and % of the peak."""
     kind, size = attributes.get("kind", "fp32"), int(attributes.get("size", "4096"))
-    shown = step_range(attributes["steps"]) if "steps" in attributes else None
     pairs = []
     for folder in attributes.get("pairs", "").split(",") if attributes.get("pairs") else []:
         pairs += [(f, results_lib.load(f)) for f in results_lib.results_files(os.path.join(results_dir, folder))]
@@ -756,7 +800,7 @@ def ladder_table(attributes, documents, results_dir):
     for path, document in documents:
         title, runs = next((title, runs) for k, title, runs in results_lib.ladder_runs(document) if k == kind)
         rows = [r for r in results_lib.ladder_rows(document, runs, size, kind, pairs)
-                if shown is None or r["step"][:2] in shown]
+                if ladder_selects(attributes, r["step"])]
         if not rows:
             continue
         out += [f"| step | the idea | {'TFLOPS' if tera else 'GFLOPS'} at {size}³ | × the step before | "
@@ -899,7 +943,11 @@ def main():
     parser.add_argument("--check", action="store_true", help="change nothing; exit 1 if a doc is out of date")
     parser.add_argument("--docs", default=os.path.join(ROOT, "docs"))
     parser.add_argument("--results", default=os.path.join(ROOT, "docs", "results"))
+    parser.add_argument("--build", default=os.path.join(ROOT, "build"),
+                        help="the configured build whose steps.json holds the steps' declarations (default build/)")
     args = parser.parse_args()
+    global MANIFEST_PATH
+    MANIFEST_PATH = os.path.join(args.build, "steps.json")
     stale = []
     for name in sorted(os.listdir(args.docs)):
         if not name.endswith(".md"):
@@ -907,7 +955,11 @@ def main():
         path = os.path.join(args.docs, name)
         with open(path, encoding="utf-8") as handle:
             text = handle.read()
-        rendered = render(text, args.results)
+        try:
+            rendered = render(text, args.results)
+        except ManifestMissing as error:
+            print(f"render_docs: docs/{name}: {error}", file=sys.stderr)
+            return 2
         if rendered != text:
             stale.append(name)
             if not args.check:

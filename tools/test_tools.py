@@ -331,6 +331,33 @@ class RenderTest(unittest.TestCase):
         self.assertIn("| 1,074 | 2.00×† |", paired)
         self.assertIn("pair/test-gpu.json", paired)
 
+    def test_ladder_table_selects_steps_by_what_they_declare(self):
+        # min_arch= / below_arch= take the steps whose declared minimum compute capability (the
+        # build's steps.json) is at least / below it; a step the manifest lacks is not shown.
+        doc = document()
+        manifest = os.path.join(self.folder, "steps.json")
+        with open(manifest, "w", encoding="utf-8") as handle:
+            json.dump({"steps": [{"name": "01_naive", "min_arch": 75}, {"name": "02_gmem_coalescing", "min_arch": 90}]},
+                      handle)
+        saved = render_docs.MANIFEST_PATH, render_docs._manifest
+        render_docs.MANIFEST_PATH, render_docs._manifest = manifest, None
+        try:
+            newer = render_docs.ladder_table({"kind": "fp32", "size": "1024", "min_arch": "90"}, [("x.json", doc)],
+                                             self.folder)
+            older = render_docs.ladder_table({"kind": "fp32", "size": "1024", "below_arch": "90"}, [("x.json", doc)],
+                                             self.folder)
+            self.assertIn("| 02 |", newer)
+            self.assertNotIn("| 01 |", newer)
+            self.assertIn("| 01 |", older)
+            self.assertNotIn("| 02 |", older)
+            self.assertFalse(render_docs.ladder_selects({"min_arch": "75"}, "03_smem_banks_square"))  # not declared
+            self.assertTrue(render_docs.ladder_selects({}, "03_smem_banks_square"))  # every step of the kind
+            render_docs.MANIFEST_PATH, render_docs._manifest = os.path.join(self.folder, "none.json"), None
+            with self.assertRaises(render_docs.ManifestMissing):
+                render_docs.ladder_selects({"below_arch": "90"}, "01_naive")
+        finally:
+            render_docs.MANIFEST_PATH, render_docs._manifest = saved
+
     def test_code_quotes_a_definition_with_its_comment(self):
         lines = ["// The count.", "constexpr int kCount = 4;  // four", "", "// Twice a value,",
                  "// for the test.", "GEMM_HD int twice(int x) {", "  if (x) {", "    return 2 * x;", "  }",

@@ -1,8 +1,8 @@
 // What a step puts in one stage of shared memory, for the viewer's shared-memory panel and the host
 // tests (plain C++). Each step that stages tiles fills a SharedStage from its own mapping functions
-// (steps/shared_stages.hpp, registered in steps/traced_steps.hpp): where each element of the A and
-// B tiles lies in the stage, and for the Hopper steps the TMA boxes that copy a k-tile into it and
-// the wgmma descriptors that read it.
+// (steps/shared_stages.hpp, registered in the step's steps/NN_name/traced.hpp): where each element
+// of the A and B tiles lies in the stage, and for the Hopper steps the TMA boxes that copy a k-tile
+// into it and the wgmma descriptors that read it.
 //
 // Addresses are bytes of the block's dynamic shared buffer as the step's trace addresses it (the
 // trace's shared operand, smem_A or smem_B), stage s at s * stage_bytes. The Hopper steps align the

@@ -10,8 +10,9 @@
 //  - a Config from the parsed --param values (config_from), which check_params, launch_shape and the
 //    kernels' dispatch read (params_rule, params_launch_shape adapt a step's functions of a Config);
 //  - the tunables by name from a Config (to_params): what a choice by shape or by GPU hands the
-//    runner, the header line and the results file's params, and steps/traced_steps.hpp's
-//    default_params and configs (add_tunables there).
+//    runner, the header line and the results file's params, and the traced registry's
+//    default_params and configs (detail::add_tunables in steps/traced_program.hpp, which each
+//    step's steps/NN_name/traced.hpp calls).
 // A tunable that is not a field of Config (step 11's SPLIT picks the launches, not a compiled
 // kernel) has no member (nullptr) and carries its own default; config_from and to_params pass it by,
 // so the compiled list and the traced registry do not see it, and to_params over `base` keeps its value.

@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <functional>
 #include <set>
+#include <type_traits>
 
+#include "declared_steps.hpp"
 #include "timeline_model.hpp"
 
 namespace gv = gemm::viewer;
@@ -36,7 +38,8 @@ TraceProblem problem_for(const gemm::TracedProgram& p, const GemmShape& shape, i
   return gv::with_defaults(p, problem);
 }
 
-// The persistent steps' own functions, each called by name (not through the registry's templates).
+// The persistent steps' own functions, each called by name (for_each_persistent_step names them; not
+// through the registry's templates).
 struct PersistentFns {
   std::function<std::pair<int, int>(int unit, int rank, const TraceProblem&)> tile_at;
   std::function<int(const TraceProblem&)> clusters, units, tiles_m, tiles_n, cluster;
@@ -58,40 +61,19 @@ PersistentFns fns(ConfigFrom config_from, TileAt tile_at, Clusters clusters, Uni
   f.cluster = [=](const TraceProblem& p) { return Config(config_from(p.params)).cluster; };
   return f;
 }
+// Every persistent step's functions, from its declaration (build/generated/declared_steps.hpp: the
+// steps whose mapping has persistent_clusters), so that a new persistent step is checked here
+// without an edit.
 std::map<std::string, PersistentFns> persistent_fns() {
   std::map<std::string, PersistentFns> out;
-  out["17_persistent_clusters"] = fns<step17::Config>([](const gemm::Params& p) { return step17::config_from(p); },
-                                                      step17::tile_at, step17::persistent_clusters, step17::units,
-                                                      step17::tiles_m, step17::tiles_n);
-  out["18_tma_store_epilogue"] = fns<step18::Config>([](const gemm::Params& p) { return step18::config_from(p); },
-                                                     step18::tile_at, step18::persistent_clusters, step18::units,
-                                                     step18::tiles_m, step18::tiles_n);
-  out["18_tma_store_epilogue"].grid_time = [](const TraceProblem& p) {
-    return step18::grid_time(p.shape, step18::config_from(p.params), p.sms);
-  };
-  out["19_fp8"] = fns<step19::Config>([](const gemm::Params& p) { return step19::config_from(p); }, step19::tile_at,
-                                      step19::persistent_clusters, step19::units, step19::tiles_m, step19::tiles_n);
-  out["19_fp8"].grid_time = [](const TraceProblem& p) {
-    return step19::grid_time(p.shape, step19::config_from(p.params), p.sms);
-  };
-  out["20_overlapped_epilogue"] = fns<step20::Config>([](const gemm::Params& p) { return step20::config_from(p); },
-                                                      step20::tile_at, step20::persistent_clusters, step20::units,
-                                                      step20::tiles_m, step20::tiles_n);
-  out["20_overlapped_epilogue"].grid_time = [](const TraceProblem& p) {
-    return step20::grid_time(p.shape, step20::config_from(p.params), p.sms);
-  };
-  out["21_uniform_datapath"] = fns<step21::Config>([](const gemm::Params& p) { return step21::config_from(p); },
-                                                   step21::tile_at, step21::persistent_clusters, step21::units,
-                                                   step21::tiles_m, step21::tiles_n);
-  out["21_uniform_datapath"].grid_time = [](const TraceProblem& p) {
-    return step21::grid_time(p.shape, step21::config_from(p.params), p.sms);
-  };
-  out["22_tile_width"] = fns<step22::Config>([](const gemm::Params& p) { return step22::config_from(p); },
-                                             step22::tile_at, step22::persistent_clusters, step22::units,
-                                             step22::tiles_m, step22::tiles_n);
-  out["22_tile_width"].grid_time = [](const TraceProblem& p) {
-    return step22::grid_time(p.shape, step22::config_from(p.params), p.sms);
-  };
+  gemm::declared::for_each_persistent_step([&](const char* step, auto config_from, auto tile_at, auto clusters,
+                                               auto units, auto tiles_m, auto tiles_n, auto grid_time) {
+    using Config = decltype(config_from(gemm::Params{}));
+    PersistentFns& f = out[step] = fns<Config>(config_from, tile_at, clusters, units, tiles_m, tiles_n);
+    if constexpr (!std::is_same_v<decltype(grid_time), std::nullptr_t>) {
+      f.grid_time = [=](const TraceProblem& p) { return grid_time(p.shape, config_from(p.params), p.sms); };
+    }
+  });
   return out;
 }
 
@@ -102,17 +84,32 @@ const int kSmCounts[] = {132, 114, 16, 3};
 }  // namespace
 
 TEST(TimelineModel, TheTimelineDrawsThePipelinedAndPersistentSteps) {
-  std::set<std::string> pipelined, persistent;
+  // Which steps have a timeline follows from their declarations, not from the registry it checks
+  // (build/generated/declared_steps.hpp, which CMake reads from each step's mapping.hpp): a step
+  // whose table of tunables has STAGES runs its k-loop through stages of shared memory, and the
+  // timeline draws its pipeline; one whose mapping has persistent_clusters deals its tiles to a
+  // persistent grid, and the timeline draws its rounds. So a pipelined step whose registration
+  // (steps/NN_name/traced.hpp) loses its pipeline or its plan fails here, as does a registration of
+  // either for a step that has no such loop or grid.
+  std::set<std::string> pipelined, persistent, declared_pipelined, declared_persistent;
   for (const auto& p : programs()) {
     if (p.pipeline) pipelined.insert(p.step);
     if (p.persistent) persistent.insert(p.step);
   }
-  EXPECT_EQ(pipelined, (std::set<std::string>{"10_cp_async_pipeline", "11_split_k_tail", "13_wmma_pipeline",
-                                              "14_mma_ldmatrix", "15_tma_wgmma", "16_warp_specialized",
-                                              "17_persistent_clusters", "18_tma_store_epilogue", "19_fp8",
-                                              "20_overlapped_epilogue", "21_uniform_datapath", "22_tile_width"}));
-  EXPECT_EQ(persistent, (std::set<std::string>{"17_persistent_clusters", "18_tma_store_epilogue", "19_fp8",
-                                               "20_overlapped_epilogue", "21_uniform_datapath", "22_tile_width"}));
+  for (const gemm::declared::Step& step : gemm::declared::kSteps) {
+    if (step.pipelined) declared_pipelined.insert(step.name);
+    if (step.persistent) declared_persistent.insert(step.name);
+  }
+  EXPECT_EQ(pipelined, declared_pipelined);
+  EXPECT_EQ(persistent, declared_persistent);
+  // The declarations read what the registry's tunables say: STAGES is a tunable of each pipelined
+  // program; and the steps this file checks by name are among them (the reading finds them).
+  for (const auto& p : programs()) EXPECT_EQ(p.default_params.count("STAGES") == 1, pipelined.count(p.step) == 1) << p.step;
+  for (const char* step : {"10_cp_async_pipeline", "16_warp_specialized", "17_persistent_clusters", "22_tile_width"})
+    EXPECT_EQ(declared_pipelined.count(step), 1u) << step;
+  for (const std::string& step : declared_persistent) EXPECT_EQ(declared_pipelined.count(step), 1u) << step;
+  EXPECT_EQ(declared_persistent.count("17_persistent_clusters"), 1u);
+  EXPECT_EQ(persistent_fns().size(), declared_persistent.size());
   const gv::TimelineView none = gv::timeline_view(program("09_warptiling"), problem_for(program("09_warptiling"),
                                                                                         {64, 64, 64}, 132, {}), 0, 4);
   EXPECT_FALSE(none.pipelined);

@@ -25,5 +25,11 @@ file(CREATE_LINK ${GEMM_NLOHMANN_INCLUDE}/nlohmann ${_gemm_web_include}/nlohmann
 add_library(nlohmann_json::nlohmann_json INTERFACE IMPORTED)
 target_include_directories(nlohmann_json::nlohmann_json SYSTEM INTERFACE ${_gemm_web_include})
 
+# The traced registry (build/generated/traced_registry.hpp) of every step folder: this build declares
+# no steps (their programs are CUDA), and the viewer reaches them through the registry alone.
+file(GLOB _gemm_step_dirs LIST_DIRECTORIES true RELATIVE ${PROJECT_SOURCE_DIR}/steps ${PROJECT_SOURCE_DIR}/steps/[0-9][0-9]_*)
+list(SORT _gemm_step_dirs)
+gemm_write_traced_registry(${_gemm_step_dirs})
+
 add_subdirectory(common)
 add_subdirectory(viewer)
