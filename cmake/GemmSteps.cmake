@@ -43,6 +43,15 @@ set(GEMM_OLDEST_ARCH 75)
 #   arguments its profiled runs need to run what the trace draws.
 # Each step's declaration goes into build/steps.json (gemm_write_step_manifest), which the tools
 # read, and the step's name is left in GEMM_STEP for the test functions that follow the call.
+# _gemm_mapping_has(OUT TEXT PATTERN): OUT is true where a step's mapping.hpp (TEXT) matches PATTERN.
+function(_gemm_mapping_has out text pattern)
+  if(text MATCHES "${pattern}")
+    set(${out} true PARENT_SCOPE)
+  else()
+    set(${out} false PARENT_SCOPE)
+  endif()
+endfunction()
+
 function(gemm_add_step name)
   cmake_parse_arguments(STEP "DEMO;TENSOR_CORE;FP8;CPU;ALIGNED_ROWS" "MIN_ARCH"
                         "SOURCES;CUDA_ARCHITECTURES;BENCH_SHAPES;BENCH_RUNS;NCU_SHAPES;NCU_ARGS" ${ARGN})
@@ -147,38 +156,22 @@ function(gemm_add_step name)
   # (tests/host/declared_steps.hpp.in): a trace, a table of tunables. CMake reads the mapping again
   # when it changes.
   set(_mapping ${CMAKE_CURRENT_SOURCE_DIR}/mapping.hpp)
-  set(_traced false)
-  set(_tunables false)
-  set(_store_paths false)
-  set(_pipelined false)
-  set(_persistent false)
-  set(_grid_time false)
+  # What the mapping declares, read from its text; the host and viewer tests' lists follow from it.
+  set(_text "")
   if(EXISTS ${_mapping})
     set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_mapping})
     file(READ ${_mapping} _text)
-    if(_text MATCHES "void trace_warp\\(")
-      set(_traced true)
-    endif()
-    if(_text MATCHES "kTunables\\[\\] *=")
-      set(_tunables true)
-    endif()
-    # A kernel compiled a second time with C stored by TMA alone (tests/host/store_path_steps.hpp.in).
-    if(_text MATCHES "has_tma_only_kernel\\(")
-      set(_store_paths true)
-    endif()
-    # A k-loop through stages of shared memory (a STAGES tunable), and a persistent grid
-    # (persistent_clusters, with grid_time where its rounds are counted): what the viewer's timeline
-    # draws, which its tests take from here (tests/viewer/test_timeline_model.cpp).
-    if(_text MATCHES "{\"STAGES\"")
-      set(_pipelined true)
-    endif()
-    if(_text MATCHES "persistent_clusters\\(")
-      set(_persistent true)
-    endif()
-    if(_text MATCHES "[ :]grid_time\\(")
-      set(_grid_time true)
-    endif()
   endif()
+  _gemm_mapping_has(_traced "${_text}" "void trace_warp\\(")
+  _gemm_mapping_has(_tunables "${_text}" "kTunables\\[\\] *=")
+  # A kernel compiled a second time with C stored by TMA alone (tests/host/store_path_steps.hpp.in).
+  _gemm_mapping_has(_store_paths "${_text}" "has_tma_only_kernel\\(")
+  # A k-loop through stages of shared memory (a STAGES tunable), and a persistent grid
+  # (persistent_clusters, with grid_time where its rounds are counted): what the viewer's timeline
+  # draws, which its tests take from here (tests/viewer/test_timeline_model.cpp).
+  _gemm_mapping_has(_pipelined "${_text}" "{\"STAGES\"")
+  _gemm_mapping_has(_persistent "${_text}" "persistent_clusters\\(")
+  _gemm_mapping_has(_grid_time "${_text}" "[ :]grid_time\\(")
   string(SUBSTRING ${name} 0 2 _number)
   _gemm_json_strings(_architectures_json ${_architectures})
   _gemm_json_strings(_bench_shapes_json ${STEP_BENCH_SHAPES})
