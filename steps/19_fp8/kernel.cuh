@@ -179,13 +179,7 @@ struct Consumer {
   float alpha;
   const float beta;
   Out* const c;
-  const int consumer;
-  // This thread's warp within its warpgroup and its lane, read from threadIdx where they are used:
-  // held as members they stayed live across the k-loop and the read-back kernel spilled more.
-  __device__ __forceinline__ static int warp_in_group() {
-    return (int(threadIdx.x) / kWarpSize) % (kWarpgroup / kWarpSize);
-  }
-  __device__ __forceinline__ static int lane() { return int(threadIdx.x) % kWarpSize; }
+  const int consumer, warp_in_group, lane;
   const Descriptor strides;
   unsigned char* const staging;  // the consumers' staging buffers
   // TMA stores C (tma_stores_c). An int, not a bool: held as a bool, it was computed once into a
@@ -211,6 +205,8 @@ struct Consumer {
       : c_map(c_map), shape(shape), block(block),
         alpha(alpha), beta(beta), c(c),
         consumer(warpgroup - 1),
+        warp_in_group((int(threadIdx.x) / kWarpSize) % (kWarpgroup / kWarpSize)),
+        lane(int(threadIdx.x) % kWarpSize),
         strides(descriptor_strides()),
         staging(shared + (block.stage0 - gemm::shared_address(shared)) +
                 kConfigs[kConfig].stages * stage_bytes(kConfigs[kConfig])),
@@ -277,7 +273,7 @@ struct Consumer {
     for (int kt = 0; kt < block.k_tile_count; ++kt) multiply_k_tile<kCols>(kt, previous, in_interval);
     gemm::wgmma_wait<0>();
     gemm::pin(chain());
-    if (previous >= 0 && lane() == 0) release(previous);
+    if (previous >= 0 && lane == 0) release(previous);
   }
 
   // One k-tile of the tile.
@@ -301,7 +297,7 @@ struct Consumer {
       // in f32.
       gemm::wgmma_wait<0>();
       gemm::pin(chain());
-      if (lane() == 0) {
+      if (lane == 0) {
         if (previous >= 0) release(previous);
         release(pipeline.stage);
       }
@@ -314,7 +310,7 @@ struct Consumer {
       // handed back to the producer while this one's run.
       gemm::wgmma_wait<1>();
       gemm::pin(chain());
-      if (previous >= 0 && lane() == 0) release(previous);
+      if (previous >= 0 && lane == 0) release(previous);
       previous = pipeline.stage;
     }
     pipeline.advance(cfg);
@@ -352,7 +348,7 @@ struct Consumer {
     unsigned char* half = staging + staging_half_byte(consumer, staging_half);
 #pragma unroll
     for (int reg = kFirst / 2; reg < (kFirst + slice_cols(kStaged)) / 2; reg += 2) {
-      const int row = accumulator_row(warp_in_group(), lane(), reg), col = accumulator_col(lane(), reg) - kFirst;
+      const int row = accumulator_row(warp_in_group, lane, reg), col = accumulator_col(lane, reg) - kFirst;
       if constexpr (kStaged == 2)
         *reinterpret_cast<std::uint32_t*>(half + staging_byte(row, col, 2)) =
             gemm::pack_pair<Out>(alpha * acc[reg], alpha * acc[reg + 1]);

@@ -200,13 +200,7 @@ struct Consumer {
   float alpha;
   const float beta;
   Out* const c;
-  const int consumer;
-  // This thread's warp within its warpgroup and its lane, read from threadIdx where they are used:
-  // held as members they stayed live across the k-loop and the read-back kernel spilled more.
-  __device__ __forceinline__ static int warp_in_group() {
-    return (int(threadIdx.x) / kWarpSize) % (kWarpgroup / kWarpSize);
-  }
-  __device__ __forceinline__ static int lane() { return int(threadIdx.x) % kWarpSize; }
+  const int consumer, warp_in_group, lane;
   const Descriptor strides;
   // Stage 0's descriptors. A descriptor holds the start address >> 4 in its low 14 bits, and no
   // address of shared memory carries out of them, so moving a descriptor by a byte offset is
@@ -236,6 +230,8 @@ struct Consumer {
       : c_map(c_map), shape(shape), block(block),
         alpha(alpha), beta(beta), c(c),
         consumer(kUniform ? int(__reduce_min_sync(0xffffffffu, unsigned(warpgroup - 1))) : warpgroup - 1),
+        warp_in_group((int(threadIdx.x) / kWarpSize) % (kWarpgroup / kWarpSize)),
+        lane(int(threadIdx.x) % kWarpSize),
         strides(descriptor_strides()),
         a_stage0(wgmma_descriptor(block.stage0 + operand_offset(consumer, 0), strides)),
         b_stage0(wgmma_descriptor(block.stage0 + a_tile_bytes(kConfigs[kConfig]), strides)),
@@ -325,7 +321,7 @@ struct Consumer {
     }
     gemm::wgmma_wait<0>();
     gemm::pin(chain());
-    if (previous >= 0 && lane() == 0) release(previous);
+    if (previous >= 0 && lane == 0) release(previous);
   }
 
   // One k-tile of the tile; under_products runs while its products are in flight.
@@ -357,7 +353,7 @@ struct Consumer {
       // in f32.
       gemm::wgmma_wait<0>();
       gemm::pin(chain());
-      if (lane() == 0) {
+      if (lane == 0) {
         if (previous >= 0) release(previous);
         release(pipeline.stage);
       }
@@ -370,7 +366,7 @@ struct Consumer {
       // handed back to the producer while this one's run.
       gemm::wgmma_wait<1>();
       gemm::pin(chain());
-      if (previous >= 0 && lane() == 0) release(previous);
+      if (previous >= 0 && lane == 0) release(previous);
       previous = pipeline.stage;
     }
     pipeline.advance(cfg);
@@ -412,7 +408,7 @@ struct Consumer {
     unsigned char* half = staging + staging_half_byte(consumer, staging_half);
 #pragma unroll
     for (int reg = kFirst / 2; reg < (kFirst + slice_cols(kStaged)) / 2; reg += 2) {
-      const int row = accumulator_row(warp_in_group(), lane(), reg), col = accumulator_col(lane(), reg) - kFirst;
+      const int row = accumulator_row(warp_in_group, lane, reg), col = accumulator_col(lane, reg) - kFirst;
       if constexpr (kStaged == 2)
         *reinterpret_cast<std::uint32_t*>(half + staging_byte(row, col, 2)) =
             gemm::pack_pair<Out>(alpha * acc[reg], alpha * acc[reg + 1]);
