@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""Summarizes perf-ab-18-22.log (this folder): for each program, arguments and shape, the kernel's
+"""Summarizes perf-ab-18-22.log (of this folder, or of the trial folder given as the argument): for each program, arguments and shape, the kernel's
 median ms before (old) and after (new) in each round, and new / old. Writes perf-ab-summary.md."""
 import os
 import re
+import sys
 from collections import defaultdict
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
 runs = defaultdict(dict)  # (program args, shape) -> {(round, version): ms}
 key = None
 for line in open(os.path.join(HERE, "perf-ab-18-22.log")):
