@@ -259,6 +259,11 @@ struct Consumer {
   __device__ __forceinline__ void consume_tiles() {
     constexpr Config cfg = kConfigs[kConfig];
     const bool store_under_next_tile = kUnderNextTile && store_with_tma;
+    // Whether TMA stores C is settled here, before the loops, so that a predicate crosses the
+    // k-loop. Left to the compiler, the comparison moved into the epilogue, and the integer it
+    // compares crossed the k-loop instead: one register more than the read-back kernel's k-loop
+    // has, so ptxas spilled there (docs/performance-log.md, step 21). The empty asm uses it here.
+    asm volatile("" ::"r"(int(store_with_tma != 0)));
     bool pending = false;  // the tile last multiplied, not yet stored
     TileCoord last{};
     // Under the next tile's first products: the last tile's epilogue, then fresh accumulators.

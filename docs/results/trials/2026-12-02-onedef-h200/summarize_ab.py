@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Summarizes perf-ab-18-22.log (of this folder, or of the trial folder given as the argument): for each program, arguments and shape, the kernel's
+"""Summarizes the perf-ab-*.log (one per folder) of this folder, or of the trial folder given as the argument: for each program, arguments and shape, the kernel's
 median ms before (old) and after (new) in each round, and new / old. Writes perf-ab-summary.md."""
+import glob
 import os
 import re
 import sys
@@ -9,7 +10,8 @@ from collections import defaultdict
 HERE = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
 runs = defaultdict(dict)  # (program args, shape) -> {(round, version): ms}
 key = None
-for line in open(os.path.join(HERE, "perf-ab-18-22.log")):
+(log,) = glob.glob(os.path.join(HERE, "perf-ab-*.log"))
+for line in open(log):
     head = re.match(r"== round (\d) (new|old) (.*)", line)
     if head:
         key = (int(head.group(1)), head.group(2), head.group(3).strip())
