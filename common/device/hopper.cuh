@@ -156,6 +156,19 @@ template <int kThreads>
 __device__ __forceinline__ void named_barrier_sync(int id) {
   asm volatile("bar.sync %0, %1;\n" ::"r"(id), "n"(kThreads) : "memory");
 }
+// The same, and each learns whether any of them passed true.
+// PTX ISA, bar.red (#parallel-synchronization-and-communication-instructions-bar)
+template <int kThreads>
+__device__ __forceinline__ bool named_barrier_or(int id, bool value) {
+  std::uint32_t any;
+  asm volatile(
+      "{\n .reg .pred mine, theirs;\n setp.ne.u32 mine, %1, 0;\n bar.red.or.pred theirs, %2, %3, mine;\n"
+      " selp.u32 %0, 1, 0, theirs;\n}\n"
+      : "=r"(any)
+      : "r"(std::uint32_t(value)), "r"(id), "n"(kThreads)
+      : "memory");
+  return any != 0;
+}
 
 // --- wgmma's fence and groups ---------------------------------------------------------------------
 

@@ -1,0 +1,224 @@
+// Step 23, FP8 with the last round's k-tiles shared out (stream-K): step 22's kernel with a
+// schedule (schedule_of) that deals the units filling whole rounds as step 22 does and cuts the
+// rest along k into equal runs, one run a cluster. Checked here: every k-tile of every unit is
+// multiplied once, by one cluster (work_item, the kernel's and the traces' one definition); a run
+// holds at most kMaxPieces pieces; each split unit's sharers, their slots and counters in the
+// workspace; where nothing is split, step 22's grid, order and choice; and the schedule each issue
+// shape gets on 132 SMs.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "22_tile_width/mapping.hpp"
+#include "23_stream_k/mapping.hpp"
+#include "fp8_steps.hpp"
+#include "hopper_checks.hpp"
+
+namespace {
+
+namespace ht = gemm::hopper_testing;
+using gemm::GemmShape;
+using gemm::Layout;
+using step23::Config;
+using step23::kConfigs;
+
+constexpr int kSms = 132;  // the H100's and the H200's
+
+// Step 23's functions, for the checks it shares with steps 18 and 19 (hopper_checks.hpp).
+struct Step23 {
+  using Config = step23::Config;
+  static constexpr auto& kConfigs = step23::kConfigs;
+  static constexpr auto tiles_m = &step23::tiles_m;
+  static constexpr auto tiles_n = &step23::tiles_n;
+  static constexpr auto tiles = &step23::tiles;
+  static constexpr auto units = &step23::units;
+  static constexpr auto unit_rows = &step23::unit_rows;
+  static constexpr auto narrow_tile = &step23::narrow_tile;
+  static constexpr auto narrow_units = &step23::narrow_units;
+  static constexpr auto tile_at = &step23::tile_at;
+  static constexpr auto launch_shape = &step23::launch_shape;
+  static constexpr auto persistent_clusters = &step23::persistent_clusters;
+  static constexpr auto grid_time = &step23::grid_time;
+  static constexpr int kNarrowCols = step23::kNarrowCols;
+  static constexpr int kNarrowUnitsPerWhole = step23::kNarrowUnitsPerWhole;
+  static constexpr auto consumers = &step23::consumers;
+  static constexpr int kWgmmaM = step23::kWgmmaM;
+  static constexpr int kWarpgroup = step23::kWarpgroup;
+  static constexpr auto accumulator_row = &step23::accumulator_row;
+  static constexpr auto accumulator_col = &step23::accumulator_col;
+  static constexpr auto slice_cols = &step23::slice_cols;
+  static constexpr auto c_box_cols = &step23::c_box_cols;
+  static constexpr auto staging_byte = &step23::staging_byte;
+  static constexpr auto staging_half_byte = &step23::staging_half_byte;
+  static constexpr auto c_box = &step23::c_box;
+  static constexpr auto staged_chunk = &step23::staged_chunk;
+  static constexpr int kRun = step23::kRun;
+  static constexpr int kReadBacks = step23::kReadBacks;
+  static constexpr int kStagingBytes = step23::kStagingBytes;
+  static constexpr int kStagingSlices = step23::kStagingSlices;
+  static constexpr int kStagingBoxBytes = step23::kStagingBoxBytes;
+  static constexpr auto tma_stores_c = &step23::tma_stores_c;
+  static constexpr auto to_params = &step23::to_params;
+  static constexpr auto trace_launch_shape = &step23::trace_launch_shape;
+  static constexpr auto trace_warp = &step23::trace_warp;
+  static constexpr int kScaleLoads = 2;  // A's and B's per-tensor scales, read by every consumer warp
+  static constexpr auto shape_rule = &gemm::fp8_shape_rule;
+};
+
+// Persistent grids at square, odd and narrow-tiled shapes (N = 4096: a last column of 48 columns of
+// a 176-wide tile; N = 4104 and 232: of a 192-wide one), a tile row count that CLUSTER does not
+// divide, and a single tile.
+const std::vector<GemmShape> kDealtShapes = {
+    GemmShape{4096, 4096, 64},  GemmShape{8192, 8192, 64},   GemmShape{1000, 1000, 64},         GemmShape{8, 8, 16},
+    GemmShape{4088, 4104, 64},  GemmShape{2056, 4104, 64},   GemmShape{130 * 128, 3 * 176, 64}, GemmShape{3 * 128, 300, 64},
+    GemmShape{64 * 128, 264, 64}, GemmShape{64 * 128, 40, 64}, GemmShape{129, 8200, 64},          GemmShape{5000, 136, 64},
+    GemmShape{264, 232, 32},    GemmShape{3072, 3072, 64},   GemmShape{6144, 6144, 64}};
+
+
+std::string name(const GemmShape& s) {
+  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+}
+
+const std::vector<GemmShape>& shapes() {
+  static const std::vector<GemmShape> list = {
+      {64, 64, 64},       {264, 400, 4096},  {264, 520, 64},     {512, 4096, 4096}, {1000, 1000, 1000},
+      {1024, 1024, 1024}, {1024, 1024, 8192}, {1536, 1536, 1536}, {2048, 2048, 2048}, {3072, 3072, 3072},
+      {4088, 4104, 4096}, {4096, 4096, 4096}, {6144, 6144, 6144}, {8192, 8192, 8192}, {130, 4104, 20000}};
+  return list;
+}
+
+// Every (unit, k-tile) once, over every cluster's work, for every shape, tile and GPU size.
+TEST(Step23Schedule, EveryKTileOfEveryUnitOnce) {
+  for (const GemmShape& shape : shapes())
+    for (const Config& c : kConfigs)
+      for (const int sms : {kSms, 114, 16}) {
+        const step23::Schedule s = step23::schedule_of(shape, c, sms);
+        SCOPED_TRACE(name(shape) + " BN=" + std::to_string(c.bn) + " sms=" + std::to_string(sms));
+        ASSERT_EQ(s.k_tiles, step23::k_tiles(shape, c));
+        ASSERT_EQ(s.whole_units + s.split_units, step23::units(shape, c));
+        ASSERT_LT(s.split_units, s.clusters + (s.split_units == 0 ? 1 : 0));
+        ASSERT_LE(s.clusters * c.cluster, sms);
+        std::vector<int> covered(size_t(step23::units(shape, c)) * size_t(s.k_tiles), 0);
+        for (int q = 0; q < s.clusters; ++q) {
+          int pieces = 0;
+          for (const step23::Work& w : step23::cluster_work(s, q)) {
+            ASSERT_LT(w.kt_begin, w.kt_end);
+            ASSERT_LE(w.kt_end, s.k_tiles);
+            if (w.piece >= 0) {
+              ++pieces;
+              ASSERT_GE(w.unit, s.whole_units);
+            } else {
+              ASSERT_LT(w.unit, s.whole_units);
+              ASSERT_EQ(w.kt_begin, 0);
+              ASSERT_EQ(w.kt_end, s.k_tiles);
+            }
+            for (int kt = w.kt_begin; kt < w.kt_end; ++kt) ++covered[size_t(w.unit) * size_t(s.k_tiles) + size_t(kt)];
+          }
+          ASSERT_LE(pieces, step23::kMaxPieces);
+        }
+        for (size_t i = 0; i < covered.size(); ++i) ASSERT_EQ(covered[i], 1) << "unit " << i / size_t(s.k_tiles);
+      }
+}
+
+// A split unit's sharers are the clusters whose pieces make it up, in order, each knowing the same
+// first and last sharer; piece_index_of finds each sharer's piece of it; slots and counters are
+// distinct and inside the workspace.
+TEST(Step23Schedule, SharersSlotsAndCounters) {
+  for (const GemmShape& shape : shapes())
+    for (const Config& c : kConfigs) {
+      const step23::Schedule s = step23::schedule_of(shape, c, kSms);
+      if (s.split_units == 0) continue;
+      SCOPED_TRACE(name(shape) + " BN=" + std::to_string(c.bn));
+      std::map<int, std::vector<int>> sharers_of;  // unit -> clusters with a piece of it, in order
+      std::map<int, std::pair<int, int>> first_last;
+      std::set<int> slots;
+      for (int q = 0; q < s.clusters; ++q)
+        for (int index = 0; index < step23::kMaxPieces; ++index) {
+          const step23::Piece p = step23::piece_of(s, q, index);
+          if (!p.valid) continue;
+          sharers_of[p.unit].push_back(q);
+          const auto [it, fresh] = first_last.emplace(p.unit, std::make_pair(p.first_sharer, p.last_sharer));
+          if (!fresh) ASSERT_EQ(it->second, std::make_pair(p.first_sharer, p.last_sharer));
+          ASSERT_EQ(step23::piece_index_of(s, q, p.unit), index);
+          for (int rank = 0; rank < c.cluster; ++rank)
+            for (int warp = 0; warp < step23::consumer_warps(c); ++warp) {
+              const int slot = step23::slot_of(q, index, rank, warp, c);
+              ASSERT_TRUE(slots.insert(slot).second);
+              ASSERT_LT(slot, step23::workspace_slots(s, c));
+            }
+        }
+      std::set<int> counters;
+      for (const auto& [unit, clusters] : sharers_of) {
+        ASSERT_EQ(clusters.front(), first_last[unit].first);
+        ASSERT_EQ(clusters.back(), first_last[unit].second);
+        for (size_t i = 1; i < clusters.size(); ++i) ASSERT_EQ(clusters[i], clusters[i - 1] + 1);
+        for (int rank = 0; rank < c.cluster; ++rank)
+          for (int consumer = 0; consumer < step23::consumers(c); ++consumer) {
+            const int counter = step23::arrival_of(s, unit, rank, consumer, c);
+            ASSERT_TRUE(counters.insert(counter).second);
+            ASSERT_LT(counter, step23::arrival_counters(s, c));
+          }
+      }
+      ASSERT_EQ(int(sharers_of.size()), s.split_units);
+    }
+}
+
+// Where nothing is split, step 22's grid and order: the same clusters, each taking the same units.
+TEST(Step23Schedule, UnsplitShapesAreDealtAsStep22) {
+  for (const GemmShape& shape : shapes())
+    for (int index = 0; index < step23::kConfigCount; ++index) {
+      const Config& c = kConfigs[index];
+      const step22::Config& c22 = step22::kConfigs[index];
+      const step23::Schedule s = step23::schedule_of(shape, c, kSms);
+      if (s.split_units > 0) continue;
+      SCOPED_TRACE(name(shape) + " BN=" + std::to_string(c.bn));
+      ASSERT_EQ(step23::launch_shape(shape, c, kSms).grid.x, step22::launch_shape(shape, c22, kSms).grid.x);
+      for (int q = 0; q < s.clusters; ++q) {
+        int round = 0;
+        for (const step23::Work& w : step23::cluster_work(s, q))
+          ASSERT_EQ(w.unit, step22::unit_of(q * c.cluster, round++, s.clusters, c22));
+      }
+    }
+}
+
+// The schedule and tile each issue shape gets on 132 SMs: the shapes whose last round is partly
+// empty split it, where that takes less time (split_time against grid_time).
+TEST(Step23Schedule, IssueShapes) {
+  struct Expect {
+    GemmShape shape;
+    int bn;
+    bool split;
+  };
+  for (const Expect& e : {Expect{{1024, 1024, 8192}, 176, true}, Expect{{4096, 4096, 4096}, 192, true},
+                          Expect{{8192, 8192, 8192}, 192, true}, Expect{{4088, 4104, 4096}, 192, true},
+                          Expect{{1024, 1024, 1024}, 128, false}, Expect{{2048, 2048, 2048}, 128, false}}) {
+    SCOPED_TRACE(name(e.shape));
+    const Config c = step23::config_for_shape(e.shape, kSms);
+    EXPECT_EQ(c.bn, e.bn);
+    EXPECT_EQ(step23::schedule_of(e.shape, c, kSms).split_units > 0, e.split);
+  }
+}
+
+}  // namespace
+
+// One k-tile a unit (K = 64): nothing is split, and the grid, its order and the traces are step 22's.
+TEST(Step23Schedule, WithoutSplitsStep22sGridAndTraces) {
+  ht::expect_same_dealing<gemm::fp8_testing::Step22, gemm::fp8_testing::Step23>(step23::kConfigCount, kDealtShapes,
+                                                                                {132, 114, 16});
+  ht::expect_same_traces<gemm::fp8_testing::Step22, gemm::fp8_testing::Step23>(step23::kConfigCount);
+}
+
+// The checks of steps 18 to 22 (hopper_checks.hpp): the staging, and the trace over whole launches,
+// here also at shapes whose units are split (K = 4096, 2048): a split tile is stored once.
+TEST(Step23Schedule, StagingAndTrace) {
+  ht::expect_staging_conflict_free_and_complete<Step23>();
+  ht::expect_staging_halves_tile_the_buffers<Step23>();
+  ht::expect_trace_stages_every_float_and_updates_c_once<Step23>(
+      {{GemmShape{3 * 128 + 8, 2 * 192 + 8, 64}, Layout::nt}, {GemmShape{136, 100, 128}, Layout::nt},
+       {GemmShape{264, 400, 4096}, Layout::nt}, {GemmShape{136, 350, 2048}, Layout::nt}});
+  ht::expect_tma_path_counts<Step23>();
+}
