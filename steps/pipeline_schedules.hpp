@@ -7,6 +7,7 @@
 // (viewer/timeline_model.cpp), one walk per kind of pipeline. Host-only (plain C++).
 #pragma once
 
+#include <algorithm>
 #include <vector>
 
 #include "trace.hpp"
@@ -38,6 +39,10 @@ struct BlockTile {
   int m = -1, n = -1;        // tile row and column (-1: any block, every block alike)
   bool narrow = false;       // a narrow last tile: B's first box only, wgmma n = 64 (narrow_tile)
   bool outside = false;      // below C (a cluster's second tile where the tile rows do not divide): computed, not stored
+  // A piece of a unit cut along k (stream-K, step 23): its k-tiles kt_begin .. kt_end - 1 (kt_end -1:
+  // a whole unit), and whether this block stores the tile (the traces' sharer: stores_in_trace).
+  int kt_begin = 0, kt_end = -1;
+  bool stores = true;
 };
 
 // One block's pipeline, from the step's functions. j counts the block's k-tiles from its first, over
@@ -75,7 +80,8 @@ struct PersistentPlan {
   int sms = 0;  // the SMs planned for
   int blocks = 0, cluster = 1, clusters = 0;
   int units = 0, unit_rows = 0, tiles_m = 0, tiles_n = 0, group_m = 0, narrow_units = 0;
-  int rounds = 0;             // units dealt to each cluster in turn: ceil(units / clusters)
+  int rounds = 0;             // units dealt to each cluster in turn: ceil(units / clusters); stream-K: its most work items
+  int split_units = 0;        // stream-K: the units cut along k, whose pieces follow the whole units
   int grid_time = 0;          // the step's grid_time (steps without narrow tiles: rounds)
   int time_per_round = 1;     // grid_time of one round of whole units (a narrow unit counts less)
   long long counted_time = -1;  // what config_for_shape compares (counted_time; -1: the step has none)
@@ -172,6 +178,7 @@ constexpr int kNarrowTiles = 1;    // narrow_tile, narrow_units, grid_time (from
 constexpr int kCountedTime = 2;    // counted_time, which config_for_shape compares (from step 18 on)
 constexpr int kPromotion = 4;      // promotion_ends (the FP8 steps)
 constexpr int kUnderNextTile = 8;  // stores_under_next_tile (from step 20 on)
+constexpr int kStreamK = 16;       // schedule_of, cluster_work: the last round's k-tiles shared out (step 23)
 
 // The persistent steps: the grid, planned for p.sms SMs (else `trace_sms`, as the traces plan it), each
 // block's tiles (unit_of, rank_of, tile_at).
@@ -196,6 +203,27 @@ PersistentPlan persistent_plan(const TraceProblem& p, const Config& c, int trace
     plan.time_per_round = narrow_units_per_whole;
   }
   if constexpr ((kHas & kCountedTime) != 0) plan.counted_time = counted_time(s, c, plan.sms);
+  if constexpr ((kHas & kStreamK) != 0) {  // each block's work as the kernel walks it (cluster_work)
+    const auto schedule = schedule_of(s, c, plan.sms);
+    plan.split_units = schedule.split_units;
+    plan.rounds = 0;
+    for (int block = 0; block < plan.blocks; ++block) {
+      std::vector<BlockTile> taken;
+      const int rank = rank_of(block, c), q = cluster_of(block, c);
+      for (const auto& work : cluster_work(schedule, q)) {
+        const auto at = tile_at(work.unit, rank, s, c);
+        BlockTile t{work.unit, work.item, at.m, at.n};
+        t.narrow = narrow_tile(at.n, s, c);
+        t.outside = at.m >= plan.tiles_m;
+        if (work.piece >= 0) t.kt_begin = work.kt_begin, t.kt_end = work.kt_end;
+        t.stores = stores_in_trace(schedule, q, work);
+        taken.push_back(t);
+      }
+      plan.rounds = std::max(plan.rounds, int(taken.size()));
+      plan.block_tiles.push_back(std::move(taken));
+    }
+    return plan;
+  }
   for (int block = 0; block < plan.blocks; ++block) {
     std::vector<BlockTile> taken;
     const int rank = rank_of(block, c);

@@ -624,7 +624,7 @@ std::vector<TileRound> tile_rounds(const PersistentPlan& plan) {
   std::vector<TileRound> out(size_t(plan.tiles_m) * size_t(plan.tiles_n));
   for (int block = 0; block < plan.blocks; ++block)
     for (const BlockTile& tile : plan.block_tiles[size_t(block)])
-      if (!tile.outside && tile.m >= 0 && tile.m < plan.tiles_m && tile.n >= 0 && tile.n < plan.tiles_n)
+      if (!tile.outside && tile.stores && tile.m >= 0 && tile.m < plan.tiles_m && tile.n >= 0 && tile.n < plan.tiles_n)
         out[size_t(tile.m) * size_t(plan.tiles_n) + size_t(tile.n)] = {tile.round, block};
   return out;
 }
@@ -663,6 +663,11 @@ std::vector<std::string> plan_text(const PersistentPlan& plan) {
   }
   lines.push_back(format("tile order (tile_at): GROUP_M = %d tile rows walked together, down a group's rows first, then "
                          "across its columns", plan.group_m));
+  if (plan.split_units > 0)
+    lines.push_back(format("stream-K (schedule_of): the last %d units are cut along k, their k-tiles shared out in equal "
+                           "runs over all %d clusters after the whole rounds; a run is a piece of one or two units, and "
+                           "the last of a unit's sharers to finish adds the partial sums up and stores the tile",
+                           plan.split_units, plan.clusters));
   return lines;
 }
 
@@ -672,6 +677,10 @@ std::string round_cell_text(const PersistentPlan& plan, int block, const RoundCe
   if (!cell.taken) return who + ": nothing in this round (its cluster's units are used up)";
   const BlockTile& t = cell.tile;
   std::string out = format("%s, round %d: unit %d -> tile (%d, %d)", who.c_str(), t.round, t.unit, t.m, t.n);
+  if (t.kt_end >= 0)
+    out += format(": its k-tiles %d .. %d, a partial sum%s", t.kt_begin, t.kt_end - 1,
+                  t.stores ? " (this cluster, the first sharer, adds the partials up and stores the tile, as drawn)"
+                           : " (written to the workspace; another sharer stores the tile)");
   if (t.outside) out += ": below C, computed (its block copies its share of B for the other) and not stored";
   else if (t.narrow) out += ": narrow (B's first box only, wgmma n = 64)";
   if (plan.cluster > 1) out += format("; B's tile column %d shared with the other block of the cluster by TMA multicast", t.n);

@@ -47,9 +47,10 @@ struct Step23 {
 
 namespace gemm::traced {
 
-// What the timeline draws of its pipeline: step 22's.
+// What the timeline draws of its pipeline: step 22's, and its grid's work as the kernel walks it
+// (stream-K: whole units, then pieces of the split ones).
 constexpr int kStep23Pipeline = pipelines::kNarrowTiles | pipelines::kCountedTime | pipelines::kPromotion |
-                             pipelines::kUnderNextTile;
+                                pipelines::kUnderNextTile | pipelines::kStreamK;
 
 // Step 23 deals the last round's k-tiles out (stream-K) and otherwise is step 22: it is described
 // as step 22's, with every function its own. The traces and the thread map follow its schedule

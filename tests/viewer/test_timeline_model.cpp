@@ -1,12 +1,14 @@
 // The timeline's model (viewer/timeline_model.hpp) against the steps' own functions: the rounds a
 // persistent grid takes (every tile once, as the kernel's loop over units deals them, in as many
-// rounds as the step's persistent_clusters and grid_time say), the stage and mbarrier parity of every
+// rounds as the step's persistent_clusters and grid_time say; with stream-K, the pieces of the split
+// units after the whole rounds), the stage and mbarrier parity of every
 // k-tile (as the kernels' running counters give them), the k-tiles in flight (never more than
 // STAGES), and what the walk finds wrong in a pipeline that is broken on purpose. No graphics.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <set>
 #include <type_traits>
 
@@ -116,6 +118,66 @@ TEST(TimelineModel, TheTimelineDrawsThePipelinedAndPersistentSteps) {
   EXPECT_NE(none.why_not.find("10, 11, 13"), std::string::npos) << none.why_not;
 }
 
+// A stream-K plan (step 23, where schedule_of splits): the grid the program launches; the units of the
+// whole rounds dealt as the kernel's loop deals them (cluster q: units q, q + clusters, ...); then
+// the split units' pieces, which cover each split unit's k-tiles once, in runs that meet, the two
+// blocks of a cluster alike; every tile of C stored once.
+void expect_stream_k_plan(const gemm::PersistentPlan& plan, const PersistentFns& f, const TraceProblem& problem,
+                          unsigned launched_blocks) {
+  const int units = f.units(problem), cluster = f.cluster(problem), tiles_m = f.tiles_m(problem),
+            tiles_n = f.tiles_n(problem);
+  ASSERT_EQ(unsigned(plan.blocks), launched_blocks) << "the launch the traces plan";
+  ASSERT_LE(plan.blocks, problem.sms);
+  ASSERT_EQ(plan.cluster, cluster);
+  ASSERT_EQ(plan.units, units);
+  const int whole = units - plan.split_units, whole_rounds = whole / plan.clusters;
+  ASSERT_EQ(whole % plan.clusters, 0) << "the whole units fill their rounds";
+  std::map<int, std::vector<std::pair<int, int>>> runs;  // split unit -> its pieces' k-tile ranges
+  std::vector<int> stored(size_t(tiles_m) * size_t(tiles_n), 0);
+  const std::vector<gv::RoundCell> cells = gv::round_cells(plan);
+  for (int block = 0; block < plan.blocks; ++block) {
+    const int q = block / cluster, rank = block % cluster;
+    const auto& tiles = plan.block_tiles[size_t(block)];
+    ASSERT_GE(int(tiles.size()), whole_rounds);
+    ASSERT_LE(int(tiles.size()), whole_rounds + 2) << "a run holds one or two pieces";
+    for (int round = 0; round < int(tiles.size()); ++round) {
+      const gemm::BlockTile& t = tiles[size_t(round)];
+      ASSERT_TRUE(cells[size_t(block) * size_t(plan.rounds) + size_t(round)].taken);
+      ASSERT_EQ(t.round, round);
+      if (round < whole_rounds) {
+        ASSERT_EQ(t.unit, q + round * plan.clusters);
+        ASSERT_EQ(t.kt_end, -1);
+        ASSERT_TRUE(t.stores);
+      } else {
+        ASSERT_GE(t.unit, whole);
+        ASSERT_LT(t.kt_begin, t.kt_end);
+        if (rank == 0) runs[t.unit].push_back({t.kt_begin, t.kt_end});
+      }
+      const auto [m, n] = f.tile_at(t.unit, rank, problem);
+      ASSERT_EQ(t.m, m);
+      ASSERT_EQ(t.n, n);
+      ASSERT_EQ(t.outside, m >= tiles_m);
+      if (cluster > 1) {  // the cluster's blocks take the same work
+        const gemm::BlockTile& first = plan.block_tiles[size_t(q * cluster)][size_t(round)];
+        ASSERT_EQ(t.unit, first.unit);
+        ASSERT_EQ(t.kt_begin, first.kt_begin);
+        ASSERT_EQ(t.kt_end, first.kt_end);
+      }
+      if (t.stores && !t.outside) ++stored[size_t(m) * size_t(tiles_n) + size_t(n)];
+    }
+  }
+  ASSERT_EQ(int(runs.size()), plan.split_units);
+  int k_tiles = -1;
+  for (auto& [unit, pieces] : runs) {
+    std::sort(pieces.begin(), pieces.end());
+    ASSERT_EQ(pieces.front().first, 0) << "unit " << unit;
+    for (size_t i = 1; i < pieces.size(); ++i) ASSERT_EQ(pieces[i].first, pieces[i - 1].second) << "unit " << unit;
+    if (k_tiles < 0) k_tiles = pieces.back().second;
+    ASSERT_EQ(pieces.back().second, k_tiles) << "unit " << unit;
+  }
+  for (int count : stored) ASSERT_EQ(count, 1) << "every tile of C stored once";
+}
+
 TEST(TimelineModel, RoundsTakeEveryTileOnceAsTheKernelDealsThem) {
   // For every persistent step, configuration, shape and SM count: the kernel's loop (cluster q takes
   // units q, q + clusters, ...; its block of rank r the unit's tile tile_at(u, r)), written here as
@@ -130,6 +192,11 @@ TEST(TimelineModel, RoundsTakeEveryTileOnceAsTheKernelDealsThem) {
           SCOPED_TRACE(step + " " + gv::params_text(config) + gv::shape_text(shape) + " on " + std::to_string(sms));
           const TraceProblem problem = problem_for(p, shape, sms, config);
           const gemm::PersistentPlan plan = p.persistent(problem);
+          if (plan.split_units > 0) {  // stream-K (step 23): whole rounds, then pieces
+            expect_stream_k_plan(plan, f, problem, p.launch(problem).grid.x);
+            ++plans;
+            continue;
+          }
           const int clusters = f.clusters(problem), units = f.units(problem), cluster = f.cluster(problem);
           const int tiles_m = f.tiles_m(problem), tiles_n = f.tiles_n(problem);
           ASSERT_EQ(plan.clusters, clusters);
