@@ -188,8 +188,8 @@ GEMM_HD int grid_time(const GemmShape& shape, const Config& c, int sms) {
 }
 // --- Stream-K: the last round's k-tiles shared out (this step) --------------------------------------
 
-// Where the units do not fill the last round (at 1024 x 1024 x 8192, 32 units of 128 x 128 tiles
-// for 66 clusters: half the GPU idle for all 64 k-tiles), the grid deals the units that fill whole
+// Where the units do not fill the last round (at 1024 x 1024 x 8192, 24 units of 128 x 176 tiles
+// for 66 clusters: 42 idle for all 64 k-tiles), the grid deals the units that fill whole
 // rounds as step 22 does, one to a cluster per round, and cuts the rest along k: their k-tiles,
 // numbered unit after unit, are shared out in equal runs over every cluster (cluster q takes
 // split_begin(q) .. split_begin(q + 1) - 1). A cluster's run is its piece of one unit or of two
