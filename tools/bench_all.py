@@ -43,9 +43,10 @@ ALIGNED_ROWS_SHAPES = "1024,2048,4096,8192,1000x1000x1000,4088x4104x4096,4095x40
 # - fp8: layout NT only (FP8 wgmma reads K-major operands), K a multiple of 16, so the ragged shape
 #   keeps K so and one more runs the general path; and the mid and narrow sizes practitioners run,
 #   where a persistent grid's rounds are few or ragged (1536^3, 3072^3, a few hundred rows against a
-#   4096-wide weight, a deep K); e4m3 with every output and e5m2 x e4m3;
+#   4096-wide weight, a deep K, deeper still as in a weight gradient); e4m3 with every output and
+#   e5m2 x e4m3;
 FP8_SHAPES = ("1024,1536,2048,3072,4096,6144,8192,1000x1000x1008,4088x4104x4096,4095x4097x4093,512x4096x4096,"
-              "1024x1024x8192")
+              "1024x1024x8192,1024x1024x16384")
 FP8_RUNS = ([["--dtype", "e4m3", "--out", out] for out in ("bf16", "f16", "f32")] +
             [["--dtype", "e5m2", "--out", "bf16"]])
 # - demo: the bank demos, with their own fixed shapes and variants;

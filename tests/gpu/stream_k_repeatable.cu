@@ -70,8 +70,8 @@ int run() {
   const gemm::CudaStream stream;
   bool ok = true;
   int split_shapes = 0;
-  for (const gemm::GemmShape& shape : {gemm::GemmShape{264, 400, 4096}, gemm::GemmShape{1024, 1024, 8192},
-                                       gemm::GemmShape{4088, 4104, 4096}}) {
+  for (const gemm::GemmShape& shape : {gemm::GemmShape{264, 400, 8192}, gemm::GemmShape{1024, 1024, 8192},
+                                       gemm::GemmShape{1000, 1000, 12000}}) {
     const step23::Config cfg = step23::config_for_shape(shape, sms);
     if (step23::schedule_of(shape, cfg, sms).split_units == 0) {
       std::printf("%5d x %5d x %5d: nothing split on this GPU, skipped\n", shape.m, shape.n, shape.k);

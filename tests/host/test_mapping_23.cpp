@@ -185,16 +185,18 @@ TEST(Step23Schedule, UnsplitShapesAreDealtAsStep22) {
     }
 }
 
-// The schedule and tile each issue shape gets on 132 SMs: the shapes whose last round is partly
-// empty split it, where that takes less time (split_time against grid_time).
+// The schedule and tile each issue shape gets on 132 SMs: the deep, narrow shapes split their one
+// round; the large ones keep step 22's grid, where splitting saves fewer k-tiles than it costs
+// (kFixupKTiles).
 TEST(Step23Schedule, IssueShapes) {
   struct Expect {
     GemmShape shape;
     int bn;
     bool split;
   };
-  for (const Expect& e : {Expect{{1024, 1024, 8192}, 176, true}, Expect{{4096, 4096, 4096}, 192, true},
-                          Expect{{8192, 8192, 8192}, 192, true}, Expect{{4088, 4104, 4096}, 192, true},
+  for (const Expect& e : {Expect{{1024, 1024, 8192}, 128, true}, Expect{{1024, 1024, 16384}, 128, true},
+                          Expect{{768, 768, 8192}, 128, true}, Expect{{4096, 4096, 4096}, 176, false},
+                          Expect{{8192, 8192, 8192}, 192, false}, Expect{{4088, 4104, 4096}, 176, false},
                           Expect{{1024, 1024, 1024}, 128, false}, Expect{{2048, 2048, 2048}, 128, false}}) {
     SCOPED_TRACE(name(e.shape));
     const Config c = step23::config_for_shape(e.shape, kSms);

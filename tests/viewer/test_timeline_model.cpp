@@ -80,7 +80,8 @@ std::map<std::string, PersistentFns> persistent_fns() {
 }
 
 const std::vector<GemmShape> kShapes = {{4096, 4096, 4096}, {4088, 4104, 4096}, {8192, 8192, 8192}, {3072, 3072, 3072},
-                                        {1000, 1000, 1024}, {128, 256, 128},    {384, 8, 128}};
+                                        {1000, 1000, 1024}, {128, 256, 128},    {384, 8, 128},
+                                        {1024, 1024, 8192}};  // deep and narrow: step 23 splits it
 const int kSmCounts[] = {132, 114, 16, 3};
 
 }  // namespace
@@ -183,7 +184,7 @@ TEST(TimelineModel, RoundsTakeEveryTileOnceAsTheKernelDealsThem) {
   // units q, q + clusters, ...; its block of rank r the unit's tile tile_at(u, r)), written here as
   // the kernel writes it, gives each block's tiles round by round; every tile of C is taken once;
   // the rounds and the grid's time are the step's persistent_clusters and grid_time.
-  int plans = 0;
+  int plans = 0, stream_k_plans = 0;
   for (const auto& [step, f] : persistent_fns()) {
     const gemm::TracedProgram& p = program(step);
     for (const auto& config : p.configs)
@@ -194,7 +195,7 @@ TEST(TimelineModel, RoundsTakeEveryTileOnceAsTheKernelDealsThem) {
           const gemm::PersistentPlan plan = p.persistent(problem);
           if (plan.split_units > 0) {  // stream-K (step 23): whole rounds, then pieces
             expect_stream_k_plan(plan, f, problem, p.launch(problem).grid.x);
-            ++plans;
+            ++plans, ++stream_k_plans;
             continue;
           }
           const int clusters = f.clusters(problem), units = f.units(problem), cluster = f.cluster(problem);
@@ -234,6 +235,7 @@ TEST(TimelineModel, RoundsTakeEveryTileOnceAsTheKernelDealsThem) {
         }
   }
   EXPECT_GT(plans, 6 * 4 * 7);
+  EXPECT_GT(stream_k_plans, 0) << "some shape is split, so the stream-K plan is checked";
 }
 
 TEST(TimelineModel, StagesAndParitiesAreTheKernelsCounters) {
