@@ -270,14 +270,13 @@ constexpr int kPartialRun = 4;  // floats a lane writes or reads at once (16 byt
 GEMM_HD constexpr int partial_index(int lane, int reg) { return (reg / kPartialRun) * kWarpSize * kPartialRun + lane * kPartialRun + reg % kPartialRun; }
 
 // The two schedules' time, in a narrow unit's k-tile (grid_time's unit, times the k-tiles): the
-// whole units' rounds, then the longest run of split k-tiles, and what splitting costs besides,
-// kFixupKTiles. Adding a unit up alone (a sharer writes its partial, BM x BN floats, to L2, the last
-// reads the others' back) would be about 4 k-tiles' products; measured, a split schedule costs far
-// more than that: its runs keep every SM loading A and B at once, and each piece fills and drains
-// the pipeline. The performance log (step 23) runs the same tile split and whole: splitting lost
-// where it saved 21 k-tiles (4096^3, 128 x 192) and 17 (1024 x 2048 x 8192, 128 x 176), and won
-// where it saved 32 (1024 x 1024 x 8192, 128 x 128) and more. 28 lies between. Narrow units among
-// the split ones are counted as whole ones.
+// whole units' rounds, the longest run of split k-tiles, and what splitting costs besides,
+// kFixupKTiles. Adding a unit up alone (partials to L2 and back) would be about 4 k-tiles' products;
+// a split schedule costs far more, measured: its runs keep every SM loading at once, and each piece
+// fills and drains the pipeline. Timed split and whole with the same tile (the performance log,
+// step 23), splitting lost where it saved 21 k-tiles (4096^3, 128 x 192) and 17 (1024 x 2048 x 8192,
+// 128 x 176), and won where it saved 32 (1024 x 1024 x 8192, 128 x 128) and more: 28 lies between.
+// Narrow units among the split ones are counted as whole ones.
 constexpr int kFixupKTiles = 28;
 GEMM_HD long long split_time(const Schedule& s) {
   return kNarrowUnitsPerWhole * ((long long)(s.whole_units / s.clusters) * s.k_tiles +
