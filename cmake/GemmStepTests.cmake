@@ -52,15 +52,12 @@ function(gemm_step_refuses name pattern)
   set_tests_properties(${GEMM_STEP}.cli.${name} PROPERTIES LABELS cli)
 endfunction()
 
-# gemm_step_sanitized(SUFFIX TOOLS tool... [KERNELS substring] ARGS arg...): STEP.gpu.TOOL_SUFFIX
-# (STEP.gpu.TOOL when SUFFIX is "") runs the step with ARG... under each compute-sanitizer tool
-# (label sanitizer too); none without compute-sanitizer. With KERNELS, only the kernels whose name
-# holds that substring are checked: the FP8 steps run cuBLASLt even with --check-only (the
-# yardstick's own error), and at some shapes cuBLASLt picks a split-K kernel in which racecheck
-# reports hazards of its own.
+# gemm_step_sanitized(SUFFIX TOOLS tool... ARGS arg...): STEP.gpu.TOOL_SUFFIX (STEP.gpu.TOOL when
+# SUFFIX is "") runs the step with ARG... under each compute-sanitizer tool (label sanitizer too);
+# none without compute-sanitizer.
 function(gemm_step_sanitized)
   _gemm_need_step(gemm_step_sanitized)
-  cmake_parse_arguments(S "" "SUFFIX;KERNELS" "TOOLS;ARGS" ${ARGN})
+  cmake_parse_arguments(S "" "SUFFIX" "TOOLS;ARGS" ${ARGN})
   if(NOT GEMM_COMPUTE_SANITIZER)
     return()
   endif()
@@ -68,13 +65,9 @@ function(gemm_step_sanitized)
   if(S_SUFFIX)
     set(_suffix _${S_SUFFIX})
   endif()
-  set(_filter "")
-  if(S_KERNELS)
-    set(_filter --kernel-name kns=${S_KERNELS})
-  endif()
   foreach(_tool IN LISTS S_TOOLS)
     add_test(NAME ${GEMM_STEP}.gpu.${_tool}${_suffix}
-             COMMAND ${GEMM_GPU_ONLY} ${GEMM_COMPUTE_SANITIZER} --tool ${_tool} --error-exitcode 1 ${_filter}
+             COMMAND ${GEMM_GPU_ONLY} ${GEMM_COMPUTE_SANITIZER} --tool ${_tool} --error-exitcode 1
                      $<TARGET_FILE:${GEMM_STEP}> ${S_ARGS})
     set_tests_properties(${GEMM_STEP}.gpu.${_tool}${_suffix} PROPERTIES LABELS "gpu;sanitizer" SKIP_RETURN_CODE 77)
   endforeach()
