@@ -188,9 +188,9 @@ GEMM_HD int grid_time(const GemmShape& shape, const Config& c, int sms) {
 }
 // --- Stream-K: the last round's k-tiles shared out (this step) --------------------------------------
 
-// Where the units do not fill the last round (at 1024 x 1024 x 8192, 24 units of 128 x 176 tiles
-// for 66 clusters: 42 idle for all 64 k-tiles), the grid deals the units that fill whole
-// rounds as step 22 does, one to a cluster per round, and cuts the rest along k: their k-tiles,
+// Where the units do not fill the last round (at 1024 x 1024 x 8192, 32 units of 128 x 128 tiles
+// for 66 clusters: 34 idle for all 64 k-tiles), the grid deals the units that fill whole
+// rounds over every cluster, one to a cluster per round, and cuts the rest along k: their k-tiles,
 // numbered unit after unit, are shared out in equal runs over every cluster (cluster q takes
 // split_begin(q) .. split_begin(q + 1) - 1). A cluster's run is its piece of one unit or of two
 // (a run is at most one unit long, since fewer units than clusters are split), and the clusters
@@ -272,8 +272,8 @@ GEMM_HD constexpr int partial_index(int lane, int reg) { return (reg / kPartialR
 // The two schedules' time, in a narrow unit's k-tile (grid_time's unit, times the k-tiles): the
 // whole units' rounds, the longest run of split k-tiles, and what splitting costs besides,
 // kFixupKTiles. Adding a unit up alone (partials to L2 and back) would be about 4 k-tiles' products;
-// a split schedule costs far more, measured: its runs keep every SM loading at once, and each piece
-// fills and drains the pipeline. Timed split and whole with the same tile (the performance log,
+// a split schedule measured far more (why is not measured: perhaps every SM loading at once, and
+// each piece filling and draining the pipeline). Timed split and whole with the same tile (the log,
 // step 23), splitting lost where it saved 21 k-tiles (4096^3, 128 x 192) and 17 (1024 x 2048 x 8192,
 // 128 x 176), and won where it saved 32 (1024 x 1024 x 8192, 128 x 128) and more: 28 lies between.
 // Narrow units among the split ones are counted as whole ones.
