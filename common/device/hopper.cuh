@@ -170,7 +170,7 @@ __device__ __forceinline__ bool named_barrier_or(int id, bool value) {
   // Every thread has the same answer, but ptxas cannot see it through bar.red: read from lane 0,
   // it is known to be the same across the warp, so a branch on it does not split the warp, and
   // what a loop carries past that branch (the pipeline's stage and phase) stays in uniform
-  // registers. (Taken as it came, it cost step 23 about a tenth of its speed on the H200.)
+  // registers. (Taken as it came, it slowed step 23's k-loop: the performance log, step 23.)
   return __shfl_sync(0xffffffffu, any, 0) != 0;
 }
 

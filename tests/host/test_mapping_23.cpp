@@ -142,7 +142,9 @@ TEST(Step23Schedule, SharersSlotsAndCounters) {
           if (!p.valid) continue;
           sharers_of[p.unit].push_back(q);
           const auto [it, fresh] = first_last.emplace(p.unit, std::make_pair(p.first_sharer, p.last_sharer));
-          if (!fresh) ASSERT_EQ(it->second, std::make_pair(p.first_sharer, p.last_sharer));
+          if (!fresh) {
+            ASSERT_EQ(it->second, std::make_pair(p.first_sharer, p.last_sharer));
+          }
           ASSERT_EQ(step23::piece_index_of(s, q, p.unit), index);
           for (int rank = 0; rank < c.cluster; ++rank)
             for (int warp = 0; warp < step23::consumer_warps(c); ++warp) {
@@ -185,9 +187,9 @@ TEST(Step23Schedule, UnsplitShapesAreDealtAsStep22) {
     }
 }
 
-// The schedule and tile each issue shape gets on 132 SMs: the deep, narrow shapes split their one
-// round; the large ones keep step 22's grid, where splitting saves fewer k-tiles than it costs
-// (kFixupKTiles).
+// The schedule and tile each issue shape gets on 132 SMs: the deep shapes of small M x N split
+// their one round; the large ones keep step 22's grid, where splitting saves fewer k-tiles than it
+// costs (kFixupKTiles).
 TEST(Step23Schedule, IssueShapes) {
   struct Expect {
     GemmShape shape;

@@ -81,7 +81,7 @@ std::map<std::string, PersistentFns> persistent_fns() {
 
 const std::vector<GemmShape> kShapes = {{4096, 4096, 4096}, {4088, 4104, 4096}, {8192, 8192, 8192}, {3072, 3072, 3072},
                                         {1000, 1000, 1024}, {128, 256, 128},    {384, 8, 128},
-                                        {1024, 1024, 8192}};  // deep and narrow: step 23 splits it
+                                        {1024, 1024, 8192}};  // deep, small M x N: step 23 splits it
 const int kSmCounts[] = {132, 114, 16, 3};
 
 }  // namespace
