@@ -116,8 +116,9 @@ struct Block {
   std::uint32_t stage0;         // stage 0's shared address
   std::uint32_t full0, empty0;  // stage 0's barriers: TMA's bytes have landed; the consumers are done
   Schedule schedule;            // whole units cluster, cluster + clusters, ...; then its pieces (piece_of)
+  int unit_count, k_tile_count;  // step 22's loop (for_each_work without kSplit)
   int rank;                     // in the cluster: of each unit, the block takes tile row unit_row * CLUSTER + rank
-  int cluster;
+  int cluster, clusters;
   __device__ __forceinline__ std::uint32_t full(int stage) const {
     return full0 + std::uint32_t(stage * kBarrierBytes);
   }
@@ -126,22 +127,39 @@ struct Block {
   }
 };
 
+// The block's work in its order, take(unit, kt_begin, kt_end, piece) for each item: with kSplit,
+// work_item's items (its whole units, then its pieces of the split ones); without, its whole units
+// alone, as step 22's loop walks them (the same units: work_item's first items). Each kernel is
+// compiled in both forms (fp8_gemm), so that the kernels of the schedules that split nothing carry
+// none of the pieces' code.
+template <bool kSplit, typename Take>
+__device__ __forceinline__ void for_each_work(const Block& block, const GemmShape& shape, const Config& cfg,
+                                              Take&& take) {
+  if constexpr (kSplit) {
+    for (Work work = work_item(block.schedule, block.cluster, 0); work.valid;
+         work = work_item(block.schedule, block.cluster, work.item + 1))
+      take(work.unit, work.kt_begin, work.kt_end, work.piece);
+  } else {
+    for (int u = block.cluster; u < block.unit_count; u = next_unit(u, block.clusters)) take(u, 0, block.k_tile_count, -1);
+  }
+}
+
 // --- The producer -------------------------------------------------------------------------------
 
 // One thread issues every copy: the k-tiles of the block's work in turn (work_item: its whole
 // units, then its pieces of the split ones), each into the next stage once the consumers of every
 // block of the cluster are done with it. Its first pass over the stages finds them empty: waiting
 // on the parity before the barrier's first phase returns at once.
-template <int kConfig>
+template <int kConfig, bool kSplit>
 __device__ __forceinline__ void produce_tiles(const CUtensorMap& a_map, const CUtensorMap& b_map, const GemmShape& shape,
                                               const TmaOperand& a_op, const TmaOperand& b_op, const Block& block) {
   constexpr Config cfg = kConfigs[kConfig];
   PipelineState pipeline;  // the stage and barrier phase of the next k-tile (advance)
-  for (Work work = work_item(block.schedule, block.cluster, 0); work.valid;
-       work = work_item(block.schedule, block.cluster, work.item + 1)) {
-    const TileCoord tile = tile_at(work.unit, block.rank, shape, cfg);
+  for_each_work<kSplit>(block, shape, cfg, [&](int unit, int kt_begin, int kt_end, int) {
+    constexpr Config cfg = kConfigs[kConfig];
+    const TileCoord tile = tile_at(unit, block.rank, shape, cfg);
     const int b_boxes = b_boxes_copied(b_op, narrow_tile(tile.n, shape, cfg));
-    for (int kt = work.kt_begin; kt < work.kt_end; ++kt) {
+    for (int kt = kt_begin; kt < kt_end; ++kt) {
       // Free in every block of the cluster (each one's consumers arrive here too).
       gemm::barrier_wait(block.empty(pipeline.stage), pipeline.empty_parity());
       // The whole stage lands here, this block's copies and the others' share of B (of a narrow
@@ -162,7 +180,7 @@ __device__ __forceinline__ void produce_tiles(const CUtensorMap& a_map, const CU
       }
       pipeline.advance(cfg);
     }
-  }
+  });
   // The other blocks' consumers arrive on this block's barriers until their last k-tile: wait for
   // every stage's last release before the block may end.
   if constexpr (cfg.cluster > 1)
@@ -181,7 +199,7 @@ __device__ __forceinline__ void produce_tiles(const CUtensorMap& a_map, const CU
 // Kernels with uniform_addresses take the consumer's index from a warp-wide minimum (a REDUX,
 // whose result ptxas holds in a uniform register: every lane has the same), so that what is
 // computed from it is uniform too; elsewhere as in step 20.
-template <typename InA, typename InB, typename Out, int kConfig, bool kTmaOnly>
+template <typename InA, typename InB, typename Out, int kConfig, bool kTmaOnly, bool kSplit>
 struct Consumer {
   static constexpr int kOutBytes = int(sizeof(Out));
   static constexpr int kBn = kConfigs[kConfig].bn;  // the tile's columns
@@ -276,21 +294,22 @@ struct Consumer {
     };
     // The block's work (work_item): its whole units, then its pieces of the split ones, each split
     // tile stored by the last of its sharers to finish (add_up_split_unit).
-    for (Work work = work_item(block.schedule, block.cluster, 0); work.valid;
-         work = work_item(block.schedule, block.cluster, work.item + 1)) {
-      const TileCoord tile = tile_at(work.unit, block.rank, shape, cfg);
-      const int k_tile_count = work.kt_end - work.kt_begin;
+    for_each_work<kSplit>(block, shape, cfg, [&](int unit, int kt_begin, int kt_end, int piece) {
+      constexpr Config cfg = kConfigs[kConfig];
+      const TileCoord tile = tile_at(unit, block.rank, shape, cfg);
+      const int k_tile_count = kt_end - kt_begin;
       if constexpr (cfg.bn > kNarrowCols) {
         if (narrow_tile(tile.n, shape, cfg)) multiply_tile<kNarrowCols>(k_tile_count, under_first_products);
         else multiply_tile<cfg.bn>(k_tile_count, under_first_products);
       } else {
         multiply_tile<cfg.bn>(k_tile_count, under_first_products);
       }
-      if (tile.m >= tiles_m(shape, cfg)) continue;  // below C (a cluster's second tile): nothing to store
-      if (work.piece >= 0 && !add_up_split_unit(piece_of(block.schedule, block.cluster, work.piece))) continue;
+      if (tile.m >= tiles_m(shape, cfg)) return;  // below C (a cluster's second tile): nothing to store
+      if constexpr (kSplit)
+        if (piece >= 0 && !add_up_split_unit(piece_of(block.schedule, block.cluster, piece))) return;
       if (store_under_next_tile) pending = true, last = tile;
       else epilogue<false>(tile);
-    }
+    });
     if constexpr (kUnderNextTile)
       if (pending) epilogue<true>(last);
     if (store_with_tma && leader) gemm::tma_store_wait_all();
@@ -514,7 +533,11 @@ struct Consumer {
 
 // kTmaOnly: compiled with TMA's store path alone (has_tma_only_kernel), for the problems where it
 // stores C (launches_tma_only_kernel); its twin, with the read-back path alone (read_back_only).
-template <typename InA, typename InB, typename Out, int kConfig, bool kTmaOnly>
+// kSplit: compiled with the pieces of split units and their fix-up, for the schedules that split
+// (schedule_of); its twin takes whole units alone, step 22's loop. With the fix-up's code in every
+// kernel, step 23 ran 3-7% behind step 22 where it splits nothing, its warps stalled more often for
+// want of an instruction (the performance log, step 23).
+template <typename InA, typename InB, typename Out, int kConfig, bool kTmaOnly, bool kSplit>
 __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
     fp8_gemm(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
              const __grid_constant__ CUtensorMap c_map, GemmShape shape, float alpha, const float* scale_a,
@@ -530,7 +553,8 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
   const TmaOperand a_op = a_operand(shape, cfg), b_op = b_operand(shape, cfg);
   const int warpgroup = int(threadIdx.x) / kWarpgroup;
   const int rank = cfg.cluster > 1 ? int(gemm::cluster_rank()) : 0;
-  const Block block{stage0, full0, empty0, schedule, rank, cluster_of(int(blockIdx.x), cfg)};
+  const Block block{stage0, full0, empty0, schedule, units(shape, cfg), k_tiles(shape, cfg),
+                    rank, cluster_of(int(blockIdx.x), cfg), int(gridDim.x) / cfg.cluster};
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < cfg.stages; ++s) {
@@ -547,13 +571,14 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
   else __syncthreads();
   if (warpgroup == 0) {
     gemm::setmaxnreg_dec<kProducerRegisters>();
-    if (threadIdx.x == 0) produce_tiles<kConfig>(a_map, b_map, shape, a_op, b_op, block);
+    if (threadIdx.x == 0) produce_tiles<kConfig, kSplit>(a_map, b_map, shape, a_op, b_op, block);
   } else {
     gemm::setmaxnreg_inc<consumer_registers(cfg)>();
     float acc[cfg.bn / 2];
     float interval_sum[cfg.promote > 0 ? cfg.bn / 2 : 1];
-    Consumer<InA, InB, Out, kConfig, kTmaOnly> consumer(c_map, shape, block, alpha, scale_a, scale_b, beta, c, partials,
-                                                        arrivals, shared, warpgroup, acc, interval_sum);
+    Consumer<InA, InB, Out, kConfig, kTmaOnly, kSplit> consumer(c_map, shape, block, alpha, scale_a, scale_b, beta, c,
+                                                                partials, arrivals, shared, warpgroup, acc,
+                                                                interval_sum);
     consumer.consume_tiles();
   }
 #endif  // sm_90a: the harness refuses other GPUs before launching (only_cc)
@@ -565,17 +590,24 @@ inline int config_index(const Config& c) { return gemm::index_of(kConfigs, c); }
 
 // Calls f(kernel) with the instance these types and params select: A e4m3 or e5m2 (--dtype), B
 // e4m3; C f32, f16 or bf16; for the configurations compiled twice, the one without the read-back
-// path where tma_stores (TMA stores C: tma_stores_c).
+// path where tma_stores (TMA stores C: tma_stores_c); the one with the split units' code where
+// split (the schedule splits some: schedule_of).
 template <typename F>
-void with_kernel(gemm::InputType dtype, gemm::OutputType out, const gemm::Params& params, bool tma_stores, F&& f) {
+void with_kernel(gemm::InputType dtype, gemm::OutputType out, const gemm::Params& params, bool tma_stores, bool split,
+                 F&& f) {
   gemm::dispatch_index<kConfigCount>(config_index(config_from(params)), [&](auto config) {
     constexpr int kConfig = decltype(config)::value;
     auto with_out = [&](auto a_tag, auto out_tag) {
       using InA = typename decltype(a_tag)::type;
       using Out = typename decltype(out_tag)::type;
+      auto with_split = [&](auto tma_only) {
+        constexpr bool kTmaOnly = decltype(tma_only)::value;
+        if (split) f(fp8_gemm<InA, __nv_fp8_e4m3, Out, kConfig, kTmaOnly, true>);
+        else f(fp8_gemm<InA, __nv_fp8_e4m3, Out, kConfig, kTmaOnly, false>);
+      };
       if constexpr (has_tma_only_kernel(kConfigs[kConfig], int(sizeof(Out))))
-        if (tma_stores) return f(fp8_gemm<InA, __nv_fp8_e4m3, Out, kConfig, true>);
-      f(fp8_gemm<InA, __nv_fp8_e4m3, Out, kConfig, false>);
+        if (tma_stores) return with_split(std::true_type{});
+      with_split(std::false_type{});
     };
     auto with_a = [&](auto a_tag) {
       switch (out) {
@@ -590,16 +622,13 @@ void with_kernel(gemm::InputType dtype, gemm::OutputType out, const gemm::Params
 }
 
 // The instance a problem launches, its shared-memory limit raised.
-inline const void* kernel_for(const gemm::Params& params, gemm::InputType dtype, gemm::OutputType out, bool tma_stores) {
+inline const void* kernel_for(const gemm::Params& params, gemm::InputType dtype, gemm::OutputType out, bool tma_stores,
+                              bool split) {
   const void* function = nullptr;
-  with_kernel(dtype, out, params, tma_stores, [&](auto kernel) { function = reinterpret_cast<const void*>(kernel); });
+  with_kernel(dtype, out, params, tma_stores, split,
+              [&](auto kernel) { function = reinterpret_cast<const void*>(kernel); });
   gemm::allow_dynamic_shared(function, shared_bytes(config_from(params)));
   return function;
-}
-// The one a problem launches (its buffers unset), for the resource report.
-inline const void* kernel_for(const gemm::TcProblem& p, const gemm::Params& params) {
-  return kernel_for(params, p.dtype, p.out,
-                    launches_tma_only_kernel(config_from(params), p.shape, p.beta, gemm::output_bytes(p.out)));
 }
 
 // The blocks of this configuration that can run at once on the current GPU, which the persistent
@@ -608,7 +637,7 @@ inline const void* kernel_for(const gemm::TcProblem& p, const gemm::Params& para
 inline int resident_blocks(const Config& cfg) {
   const int sms = gemm::current_gpu().sms;
   if (cfg.cluster == 1) return sms;
-  const void* function = kernel_for(to_params(cfg), gemm::InputType::e4m3, gemm::OutputType::f32, false);
+  const void* function = kernel_for(to_params(cfg), gemm::InputType::e4m3, gemm::OutputType::f32, false, false);
   return gemm::resident_blocks_in_clusters(function, launch_shape(GemmShape{sms * cfg.bm, cfg.bn, cfg.bk}, cfg, sms),
                                            cfg.cluster, config_index(cfg));
 }
@@ -641,10 +670,21 @@ inline SplitWorkspace& split_workspace(const Schedule& schedule, const Config& c
   return w;
 }
 
+// The schedule a problem runs: the persistent grid of the blocks the GPU holds (resident_blocks).
+inline Schedule schedule_for(const gemm::TcProblem& p, const Config& cfg) {
+  return schedule_of(p.shape, cfg, resident_blocks(cfg));
+}
+// The instance a problem launches (its buffers unset), for the resource report.
+inline const void* kernel_for(const gemm::TcProblem& p, const gemm::Params& params) {
+  const Config cfg = config_from(params);
+  return kernel_for(params, p.dtype, p.out, launches_tma_only_kernel(cfg, p.shape, p.beta, gemm::output_bytes(p.out)),
+                    schedule_for(p, cfg).split_units > 0);
+}
+
 template <typename Out>
 void launch_kernel(void (*kernel)(CUtensorMap, CUtensorMap, CUtensorMap, GemmShape, float, const float*, const float*,
                                   float, Out*, Schedule, float*, int*),
-                   const gemm::TcProblem& p, const Config& cfg, cudaStream_t stream) {
+                   const gemm::TcProblem& p, const Config& cfg, const Schedule& schedule, cudaStream_t stream) {
   const CUtensorMap a_map = operand_map(p.a, a_operand(p.shape, cfg));
   const CUtensorMap b_map = operand_map(p.b, b_operand(p.shape, cfg));
   // C as boxes of 128 bytes x 64 rows, only where the kernel stores it with TMA.
@@ -653,10 +693,8 @@ void launch_kernel(void (*kernel)(CUtensorMap, CUtensorMap, CUtensorMap, GemmSha
                                 ? gemm::tensor_map(p.c, gemm::tensor_map_type<Out>(), kOutBytes, p.shape.n, p.shape.m,
                                                    c_box_cols(kOutBytes), kWgmmaM)
                                 : CUtensorMap{};
-  const int sms = resident_blocks(cfg);
-  const Schedule schedule = schedule_of(p.shape, cfg, sms);
   SplitWorkspace& workspace = split_workspace(schedule, cfg);
-  const LaunchShape shape = launch_shape(p.shape, cfg, sms);
+  const LaunchShape shape = launch_shape(p.shape, cfg, resident_blocks(cfg));
   const gemm::ClusterLaunch launch(shape, cfg.cluster, stream);
   CUDA_CHECK(cudaLaunchKernelEx(&launch.config, kernel, a_map, b_map, c_map, p.shape, p.alpha, p.scale_a, p.scale_b,
                                 p.beta, static_cast<Out*>(p.c), schedule, workspace.partials.data(),
@@ -666,8 +704,11 @@ void launch_kernel(void (*kernel)(CUtensorMap, CUtensorMap, CUtensorMap, GemmSha
 inline void launch(const gemm::TcProblem& p, const gemm::Params& params, cudaStream_t stream) {
   const Config cfg = config_from(params);
   const bool tma_stores = launches_tma_only_kernel(cfg, p.shape, p.beta, gemm::output_bytes(p.out));
-  kernel_for(params, p.dtype, p.out, tma_stores);
-  with_kernel(p.dtype, p.out, params, tma_stores, [&](auto kernel) { launch_kernel(kernel, p, cfg, stream); });
+  const Schedule schedule = schedule_for(p, cfg);
+  const bool split = schedule.split_units > 0;
+  kernel_for(params, p.dtype, p.out, tma_stores, split);
+  with_kernel(p.dtype, p.out, params, tma_stores, split,
+              [&](auto kernel) { launch_kernel(kernel, p, cfg, schedule, stream); });
   CUDA_CHECK_LAUNCH("fp8_gemm<<<...>>>");
 }
 
