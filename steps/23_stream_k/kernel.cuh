@@ -1,12 +1,7 @@
-// Step 23, FP8 with the last round's k-tiles shared out (stream-K): step 22's kernel (C = alpha *
-// scale_a * scale_b * A*B + beta*C, e4m3 or e5m2 times e4m3, promotion every PROMOTE k-tiles,
-// output f32, f16 or bf16; sm_90a; tiles of 128 x 192, 176 or 128 chosen by shape), with the
-// persistent grid's schedule of mapping.hpp (schedule_of): where the units of work do not fill the
-// last round, each cluster takes, after its whole units, an equal run of the remaining units'
-// k-tiles, one or two pieces of units (piece_of). A piece's partial sums are added up by the last
-// of the unit's sharers to finish (add_up_split_unit), in a fixed order, and that one stores the
-// tile. What the kernel needs for it: the k-loop over a range of k-tiles (multiply_tile), the
-// workspace of partial sums and counters (SplitWorkspace), and the schedule as an argument.
+// Step 23, FP8 with the last round's k-tiles shared out (stream-K): step 22's kernel with the
+// schedule of mapping.hpp (schedule_of, piece_of); the last of a unit's sharers to finish adds their
+// partial sums up in a fixed order (add_up_split_unit). Each kernel is compiled with that code
+// (kSplit) and without, step 22's.
 //
 // Roles: warpgroup 0 is the producer, one of its threads issues every copy; warpgroups 1.. are the
 // consumers, each multiplying 64 rows of the block tile. They hand the STAGES shared buffers to
@@ -115,10 +110,10 @@ __device__ __forceinline__ void store_run(Out* at, int col, const GemmShape& sha
 struct Block {
   std::uint32_t stage0;         // stage 0's shared address
   std::uint32_t full0, empty0;  // stage 0's barriers: TMA's bytes have landed; the consumers are done
-  Schedule schedule;            // whole units cluster, cluster + clusters, ...; then its pieces (piece_of)
-  int unit_count, k_tile_count;  // step 22's loop (for_each_work without kSplit)
-  int rank;                     // in the cluster: of each unit, the block takes tile row unit_row * CLUSTER + rank
-  int cluster, clusters;
+  int unit_count, k_tile_count;
+  int rank;               // in the cluster: of each unit, the block takes tile row unit_row * CLUSTER + rank
+  int cluster, clusters;  // its cluster takes units cluster, cluster + clusters, ... (tile_at)
+  Schedule schedule;      // with kSplit: its whole units, then its pieces (work_item)
   __device__ __forceinline__ std::uint32_t full(int stage) const {
     return full0 + std::uint32_t(stage * kBarrierBytes);
   }
@@ -127,11 +122,7 @@ struct Block {
   }
 };
 
-// The block's work in its order, take(unit, kt_begin, kt_end, piece) for each item: with kSplit,
-// work_item's items (its whole units, then its pieces of the split ones); without, its whole units
-// alone, as step 22's loop walks them (the same units: work_item's first items). Each kernel is
-// compiled in both forms (fp8_gemm), so that the kernels of the schedules that split nothing carry
-// none of the pieces' code.
+// take(unit, kt_begin, kt_end, piece) for each work item (work_item); without kSplit, step 22's loop.
 template <bool kSplit, typename Take>
 __device__ __forceinline__ void for_each_work(const Block& block, const GemmShape& shape, const Config& cfg,
                                               Take&& take) {
@@ -146,10 +137,9 @@ __device__ __forceinline__ void for_each_work(const Block& block, const GemmShap
 
 // --- The producer -------------------------------------------------------------------------------
 
-// One thread issues every copy: the k-tiles of the block's work in turn (work_item: its whole
-// units, then its pieces of the split ones), each into the next stage once the consumers of every
-// block of the cluster are done with it. Its first pass over the stages finds them empty: waiting
-// on the parity before the barrier's first phase returns at once.
+// One thread issues every copy: the k-tiles of the block's tiles in turn, each into the next stage
+// once the consumers of every block of the cluster are done with it. Its first pass over the stages
+// finds them empty: waiting on the parity before the barrier's first phase returns at once.
 template <int kConfig, bool kSplit>
 __device__ __forceinline__ void produce_tiles(const CUtensorMap& a_map, const CUtensorMap& b_map, const GemmShape& shape,
                                               const TmaOperand& a_op, const TmaOperand& b_op, const Block& block) {
@@ -292,8 +282,6 @@ struct Consumer {
 #pragma unroll
       for (int i = 0; i < kBn / 2; ++i) acc[i] = 0.0f;  // the interval sums of the new tile add into these
     };
-    // The block's work (work_item): its whole units, then its pieces of the split ones, each split
-    // tile stored by the last of its sharers to finish (add_up_split_unit).
     for_each_work<kSplit>(block, shape, cfg, [&](int unit, int kt_begin, int kt_end, int piece) {
       constexpr Config cfg = kConfigs[kConfig];
       const TileCoord tile = tile_at(unit, block.rank, shape, cfg);
@@ -325,11 +313,9 @@ struct Consumer {
   // --- A split unit's partial sums added up (this step) ---
 
   // The last of a split unit's sharers to finish adds the others' partial sums to its own and stores
-  // the tile (returns true); the others write theirs to the workspace and are done. Each consumer
-  // counts its 64 rows in on its own counter (arrival_of): its warps write their slots (slot_of),
-  // one thread counts in, and the barrier tells every thread whether it was last (the one that
-  // adds up also stores, with the warpgroup's barriers). The last adds the slots up from zero, in
-  // the sharers' order: the same bits whichever is last (step 11's rule). The first sharer, which
+  // the tile (true); the others write theirs to their slots (slot_of). A consumer counts its 64 rows
+  // in as a whole (arrival_of), the barrier telling every thread whether it was last. The sum runs
+  // in the sharers' order, the same bits whichever is last (step 11's rule); the first sharer, which
   // usually finishes last, keeps its partial in registers (0 + acc: what reading it back adds).
   __device__ __forceinline__ bool add_up_split_unit(const Piece& piece) {
     constexpr Config cfg = kConfigs[kConfig];
@@ -406,8 +392,7 @@ struct Consumer {
     if (previous >= 0 && lane == 0) release(previous);
   }
 
-  // One k-tile of the tile (the kt-th of the k_tile_count it multiplies); under_products runs while
-  // its products are in flight.
+  // One k-tile of the tile; under_products runs while its products are in flight.
   template <int kCols, typename Under>
   __device__ __forceinline__ void multiply_k_tile(int kt, int k_tile_count, int& previous, int& in_interval, Under&& under_products) {
     constexpr Config cfg = kConfigs[kConfig];
@@ -533,10 +518,7 @@ struct Consumer {
 
 // kTmaOnly: compiled with TMA's store path alone (has_tma_only_kernel), for the problems where it
 // stores C (launches_tma_only_kernel); its twin, with the read-back path alone (read_back_only).
-// kSplit: compiled with the pieces of split units and their fix-up, for the schedules that split
-// (schedule_of); its twin takes whole units alone, step 22's loop. With the fix-up's code in every
-// kernel, step 23 ran 3-7% behind step 22 where it splits nothing, its warps stalled more often for
-// want of an instruction (the performance log, step 23).
+// kSplit: with the pieces' code, which costs 1-7% where nothing splits (the performance log, step 23).
 template <typename InA, typename InB, typename Out, int kConfig, bool kTmaOnly, bool kSplit>
 __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
     fp8_gemm(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
@@ -552,9 +534,10 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
   const std::uint32_t empty0 = full0 + cfg.stages * kBarrierBytes;
   const TmaOperand a_op = a_operand(shape, cfg), b_op = b_operand(shape, cfg);
   const int warpgroup = int(threadIdx.x) / kWarpgroup;
+  const int unit_count = units(shape, cfg), k_tile_count = k_tiles(shape, cfg);
   const int rank = cfg.cluster > 1 ? int(gemm::cluster_rank()) : 0;
-  const Block block{stage0, full0, empty0, schedule, units(shape, cfg), k_tiles(shape, cfg),
-                    rank, cluster_of(int(blockIdx.x), cfg), int(gridDim.x) / cfg.cluster};
+  const int cluster = cluster_of(int(blockIdx.x), cfg), clusters = int(gridDim.x) / cfg.cluster;
+  const Block block{stage0, full0, empty0, unit_count, k_tile_count, rank, cluster, clusters, schedule};
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < cfg.stages; ++s) {
@@ -590,8 +573,7 @@ inline int config_index(const Config& c) { return gemm::index_of(kConfigs, c); }
 
 // Calls f(kernel) with the instance these types and params select: A e4m3 or e5m2 (--dtype), B
 // e4m3; C f32, f16 or bf16; for the configurations compiled twice, the one without the read-back
-// path where tma_stores (TMA stores C: tma_stores_c); the one with the split units' code where
-// split (the schedule splits some: schedule_of).
+// path where tma_stores (TMA stores C: tma_stores_c); with the pieces' code where split.
 template <typename F>
 void with_kernel(gemm::InputType dtype, gemm::OutputType out, const gemm::Params& params, bool tma_stores, bool split,
                  F&& f) {
@@ -600,14 +582,10 @@ void with_kernel(gemm::InputType dtype, gemm::OutputType out, const gemm::Params
     auto with_out = [&](auto a_tag, auto out_tag) {
       using InA = typename decltype(a_tag)::type;
       using Out = typename decltype(out_tag)::type;
-      auto with_split = [&](auto tma_only) {
-        constexpr bool kTmaOnly = decltype(tma_only)::value;
-        if (split) f(fp8_gemm<InA, __nv_fp8_e4m3, Out, kConfig, kTmaOnly, true>);
-        else f(fp8_gemm<InA, __nv_fp8_e4m3, Out, kConfig, kTmaOnly, false>);
-      };
       if constexpr (has_tma_only_kernel(kConfigs[kConfig], int(sizeof(Out))))
-        if (tma_stores) return with_split(std::true_type{});
-      with_split(std::false_type{});
+        if (tma_stores) return split ? f(fp8_gemm<InA, __nv_fp8_e4m3, Out, kConfig, true, true>)
+                                     : f(fp8_gemm<InA, __nv_fp8_e4m3, Out, kConfig, true, false>);
+      split ? f(fp8_gemm<InA, __nv_fp8_e4m3, Out, kConfig, false, true>) : f(fp8_gemm<InA, __nv_fp8_e4m3, Out, kConfig, false, false>);
     };
     auto with_a = [&](auto a_tag) {
       switch (out) {
@@ -630,6 +608,13 @@ inline const void* kernel_for(const gemm::Params& params, gemm::InputType dtype,
   gemm::allow_dynamic_shared(function, shared_bytes(config_from(params)));
   return function;
 }
+inline int resident_blocks(const Config& cfg);
+// The one a problem launches (its buffers unset), for the resource report.
+inline const void* kernel_for(const gemm::TcProblem& p, const gemm::Params& params) {
+  const Config cfg = config_from(params);
+  return kernel_for(params, p.dtype, p.out, launches_tma_only_kernel(cfg, p.shape, p.beta, gemm::output_bytes(p.out)),
+                    schedule_of(p.shape, cfg, resident_blocks(cfg)).split_units > 0);
+}
 
 // The blocks of this configuration that can run at once on the current GPU, which the persistent
 // grid must not exceed: one per SM, or as many whole clusters as the GPU holds (tma_host.cuh). The
@@ -648,10 +633,8 @@ inline CUtensorMap operand_map(const void* matrix, const TmaOperand& op) {
   return gemm::tensor_map(matrix, CU_TENSOR_MAP_DATA_TYPE_UINT8, kElementBytes, op.inner, op.outer, kBoxInner, op.box_outer);
 }
 
-// The split units' workspace, per device, grown to the largest schedule seen and kept for the
-// program's life. The counters start at zero and every launch leaves them at zero (the last sharer
-// resets its counter), so launches in one stream can reuse them; two launches in flight at once on
-// different streams would not share them safely, and this program makes none.
+// The split units' workspace, per device, kept for the program's life: launches in one stream reuse
+// it (the last sharer resets its counter to zero); two in flight on two streams would not.
 struct SplitWorkspace {
   gemm::DeviceBuffer<float> partials;
   gemm::DeviceBuffer<int> arrivals;
@@ -668,17 +651,6 @@ inline SplitWorkspace& split_workspace(const Schedule& schedule, const Config& c
     CUDA_CHECK(cudaMemset(w.arrivals.data(), 0, w.arrivals.bytes()));
   }
   return w;
-}
-
-// The schedule a problem runs: the persistent grid of the blocks the GPU holds (resident_blocks).
-inline Schedule schedule_for(const gemm::TcProblem& p, const Config& cfg) {
-  return schedule_of(p.shape, cfg, resident_blocks(cfg));
-}
-// The instance a problem launches (its buffers unset), for the resource report.
-inline const void* kernel_for(const gemm::TcProblem& p, const gemm::Params& params) {
-  const Config cfg = config_from(params);
-  return kernel_for(params, p.dtype, p.out, launches_tma_only_kernel(cfg, p.shape, p.beta, gemm::output_bytes(p.out)),
-                    schedule_for(p, cfg).split_units > 0);
 }
 
 template <typename Out>
@@ -704,10 +676,9 @@ void launch_kernel(void (*kernel)(CUtensorMap, CUtensorMap, CUtensorMap, GemmSha
 inline void launch(const gemm::TcProblem& p, const gemm::Params& params, cudaStream_t stream) {
   const Config cfg = config_from(params);
   const bool tma_stores = launches_tma_only_kernel(cfg, p.shape, p.beta, gemm::output_bytes(p.out));
-  const Schedule schedule = schedule_for(p, cfg);
-  const bool split = schedule.split_units > 0;
-  kernel_for(params, p.dtype, p.out, tma_stores, split);
-  with_kernel(p.dtype, p.out, params, tma_stores, split,
+  const Schedule schedule = schedule_of(p.shape, cfg, resident_blocks(cfg));
+  kernel_for(params, p.dtype, p.out, tma_stores, schedule.split_units > 0);
+  with_kernel(p.dtype, p.out, params, tma_stores, schedule.split_units > 0,
               [&](auto kernel) { launch_kernel(kernel, p, cfg, schedule, stream); });
   CUDA_CHECK_LAUNCH("fp8_gemm<<<...>>>");
 }

@@ -1,13 +1,10 @@
 // Step 23, FP8 with the last round's k-tiles shared out (stream-K): the index math, shared by the
 // kernel and the host tests.
 //
-// Step 22's mapping with one change: the schedule of the persistent grid (schedule_of, below).
-// Where the units of work do not fill the last round, every cluster takes its share of the last
-// round's k-tiles instead (the units are cut along k), and the clusters that share a unit add their
-// partial sums up in a fixed order, as step 11 does for fp32: split_pieces, piece_of, slot_of,
-// arrival_of. The choice of tile by shape counts the schedule's time (schedule_time).
-// Up to the schedule, step 22's: a 128 x 176 tile beside 128 x 192 and 128 x 128, BN in steps of
-// 16 (config_rule), slices of C that end at the tile's edge (slice_count, slice_first_col).
+// Step 22's mapping with one change: the persistent grid's schedule (schedule_of, below). Where the
+// units do not fill the last round, its k-tiles are shared out over every cluster, and the sharers
+// of a unit add their partial sums up in a fixed order (piece_of, slot_of, arrival_of); the choice
+// of tile by shape counts the schedule's time (schedule_time).
 // As in step 19: e4m3 (or e5m2 for A) times e4m3, BK = 128 and wgmma m64nNk32, both operands
 // K-major (layout "nt"), promotion every PROMOTE k-tiles (Config::promote), the per-tensor scales
 // in alpha; TMA boxes of swizzled rows (tma_box), wgmma descriptors (wgmma_descriptor), the
@@ -188,19 +185,12 @@ GEMM_HD int grid_time(const GemmShape& shape, const Config& c, int sms) {
 }
 // --- Stream-K: the last round's k-tiles shared out (this step) --------------------------------------
 
-// Where the units do not fill the last round (at 1024 x 1024 x 8192, 32 units of 128 x 128 tiles
-// for 66 clusters: 34 idle for all 64 k-tiles), the grid deals the units that fill whole
-// rounds over every cluster, one to a cluster per round, and cuts the rest along k: their k-tiles,
-// numbered unit after unit, are shared out in equal runs over every cluster (cluster q takes
-// split_begin(q) .. split_begin(q + 1) - 1). A cluster's run is its piece of one unit or of two
-// (a run is at most one unit long, since fewer units than clusters are split), and the clusters
-// whose pieces make up a unit, its sharers, each hold a partial sum of its tile: every sharer but
-// the last to finish writes its partial to a slot of a workspace in global memory and counts
-// itself in; the last adds the slots up, in the order of the sharers, and stores the tile. That
-// order is fixed, so C is the same to the bit whichever sharer finishes last (step 11's rule).
-// This is the hybrid form of stream-K (Osama et al., "Stream-K: Work-centric Parallel
-// Decomposition for Dense Matrix-Matrix Multiplication on the GPU", 2023): whole tiles while they
-// fill the GPU, the last round shared.
+// Units that fill whole rounds go one to a cluster per round; the rest are cut along k, their
+// k-tiles in equal runs to every cluster (q takes split_begin(q) .. split_begin(q + 1) - 1), a run
+// being a piece of one unit or two. A unit's sharers each hold a partial sum; the last to finish
+// adds them up in the sharers' order (the same bits whichever is last: step 11's rule) and stores
+// the tile. Hybrid stream-K (Osama et al., "Stream-K: Work-centric Parallel Decomposition for
+// Dense Matrix-Matrix Multiplication on the GPU", 2023).
 struct Schedule {
   int clusters = 0;     // the persistent grid's clusters
   int whole_units = 0;  // the first units in tile_at's order, dealt whole: unit u to cluster u % clusters
@@ -214,9 +204,8 @@ GEMM_HD long long split_begin(const Schedule& s, int q) { return q * split_k_til
 GEMM_HD int split_cluster_of(const Schedule& s, long long k_tile) {
   return int(((k_tile + 1) * s.clusters - 1) / split_k_tiles(s));
 }
-// One cluster's piece of a split unit: k-tiles kt_begin .. kt_end - 1 of unit `unit`, whose
-// sharers are clusters first_sharer .. last_sharer. index: the piece's place in the cluster's run
-// (0 or 1), which names its slot.
+// Cluster q's piece `index` (0 or 1: its place in q's run, which names its slot) of a split unit:
+// k-tiles kt_begin .. kt_end - 1 of unit `unit`, shared by clusters first_sharer .. last_sharer.
 constexpr int kMaxPieces = 2;  // pieces in one run
 struct Piece {
   bool valid = false;
@@ -242,23 +231,17 @@ GEMM_HD Piece piece_of(const Schedule& s, int q, int index) {
   p.index = index;
   return p;
 }
-// The piece of unit `unit` (a split one) in sharer q's run: 1 where q's run starts inside the unit
-// before (the first sharer, when the unit does not start its run), else 0.
+// The index of sharer q's piece of split unit `unit`: 1 where q's run starts in the unit before.
 GEMM_HD int piece_index_of(const Schedule& s, int q, int unit) {
   return split_begin(s, q) < (long long)(unit - s.whole_units) * s.k_tiles ? 1 : 0;
 }
-// The workspace: a slot per consumer warp of each piece of each block, where the warp writes the
-// partial sums its lanes hold (BN / 2 a lane, in runs of 4 that consecutive lanes write side by
-// side: partial_index), and a counter per consumer of each split tile, of the sharers counted in
-// (zeros at launch, zeros after it: the last sharer resets it). A consumer counts in as a whole, not
-// warp by warp: the one that adds the partials up also stores its 64 rows, with the warpgroup's
-// barriers and one thread's TMA stores.
+// The workspace: a slot of partial sums per consumer warp of each piece (partial_index), and per
+// consumer of each split tile a counter of the sharers in (zero at launch and after: reset by the last).
 GEMM_HD constexpr int consumer_warps(const Config& c) { return consumers(c) * (kWarpgroup / kWarpSize); }
 GEMM_HD constexpr int slot_floats(const Config& c) { return kWarpSize * c.bn / 2; }
 GEMM_HD int workspace_slots(const Schedule& s, const Config& c) {
   return s.split_units > 0 ? s.clusters * kMaxPieces * c.cluster * consumer_warps(c) : 0;
 }
-GEMM_HD int workspace_floats(const Schedule& s, const Config& c) { return workspace_slots(s, c) * slot_floats(c); }
 GEMM_HD int slot_of(int q, int index, int rank, int warp, const Config& c) {  // warp: of the block's consumer warps
   return ((q * kMaxPieces + index) * c.cluster + rank) * consumer_warps(c) + warp;
 }
@@ -269,21 +252,15 @@ GEMM_HD int arrival_of(const Schedule& s, int unit, int rank, int consumer, cons
 constexpr int kPartialRun = 4;  // floats a lane writes or reads at once (16 bytes)
 GEMM_HD constexpr int partial_index(int lane, int reg) { return (reg / kPartialRun) * kWarpSize * kPartialRun + lane * kPartialRun + reg % kPartialRun; }
 
-// The two schedules' time, in a narrow unit's k-tile (grid_time's unit, times the k-tiles): the
-// whole units' rounds, the longest run of split k-tiles, and what splitting costs besides,
-// kFixupKTiles. Adding a unit up alone (partials to L2 and back) would be about 4 k-tiles' products;
-// a split schedule measured far more (why is not measured: perhaps every SM loading at once, and
-// each piece filling and draining the pipeline). Timed split and whole with the same tile (the log,
-// step 23), splitting lost where it saved 21 k-tiles (4096^3, 128 x 192) and 17 (1024 x 2048 x 8192,
-// 128 x 176), and won where it saved 32 (1024 x 1024 x 8192, 128 x 128) and more: 28 lies between.
-// Narrow units among the split ones are counted as whole ones.
+// A split schedule's time in grid_time's unit times k-tiles: the whole rounds, the longest run of
+// split k-tiles, and kFixupKTiles, measured (the log, step 23), not adding up alone (about 4): with
+// the same tile, splitting lost where it saved 21 k-tiles, won where it saved 32. Narrow units count whole.
 constexpr int kFixupKTiles = 28;
 GEMM_HD long long split_time(const Schedule& s) {
   return kNarrowUnitsPerWhole * ((long long)(s.whole_units / s.clusters) * s.k_tiles +
                                  ceil_div(int(split_k_tiles(s)), s.clusters) + kFixupKTiles);
 }
-// The schedule: step 22's grid of whole units, or, where the last round is not full and splitting
-// it takes less time (split_time), every cluster the GPU holds with the last round split.
+// The schedule: step 22's grid, or every cluster with the last round split where that takes less time.
 GEMM_HD Schedule schedule_of(const GemmShape& shape, const Config& c, int sms) {
   const int count = units(shape, c), fit = sms / c.cluster;
   const Schedule whole{persistent_clusters(shape, c, sms), count, 0, k_tiles(shape, c)};
@@ -297,8 +274,8 @@ GEMM_HD long long schedule_time(const GemmShape& shape, const Config& c, int sms
   return s.split_units > 0 ? split_time(s) : (long long)grid_time(shape, c, sms) * s.k_tiles;
 }
 // The tile by shape, when the command line sets no tunables: of the three promoted tiles, 128 x 192
-// (the default), 128 x 176 and 128 x 128, the one whose schedule takes the least time, counted as the
-// schedule's time (schedule_time: the whole units' rounds, then any split ones) times a tile's rows times its columns plus kKTileOverheadCols (ties: the
+// (the default), 128 x 176 and 128 x 128, the one whose rounds take the least time, counted as the
+// schedule's time (schedule_time) times a tile's rows times its columns plus kKTileOverheadCols (ties: the
 // first in that order). The overhead is what a k-tile costs besides its products, whatever the
 // width (the promotion between a drain and the next wgmma, the barriers): at 4096^3 step 21's
 // 128 x 128 tile took as long in its 8 rounds as the 192-column tile in its 6 (the performance
@@ -314,8 +291,7 @@ static_assert(kConfigs[kSquareTileConfig].bn == 128 && kConfigs[kSquareTileConfi
               "kSquareTileConfig names the 128 x 128 tile, promoting as the default does");
 static_assert(kConfigs[kFittedTileConfig].bn == kFittedTileCols && kConfigs[kFittedTileConfig].promote == kConfigs[0].promote,
               "kFittedTileConfig names the 176-column tile, promoting as the default does");
-// The time a shape takes with a tile, as the rule above counts it, with this step's schedule
-// (schedule_time).
+// The time a shape takes with a tile, as the rule above counts it.
 inline long long counted_time(const GemmShape& shape, const Config& c, int sms) {
   return schedule_time(shape, c, sms) * c.bm * (c.bn + kKTileOverheadCols);
 }
@@ -407,10 +383,8 @@ GEMM_HD constexpr bool promotion_ends(int& in_interval, int kt, int k_tiles, con
 }
 
 // What cluster q takes, in the kernel's order (produce_tiles, consume_tiles, the traces, the
-// viewer): item 0, 1, ... of its work are its whole units, one a round (q, next_unit(q), ...), then
-// its pieces of the split ones (piece_of). piece: of a split unit, the piece's index in the run
-// (Piece::index); -1: a whole unit. The kernel walks the items with one loop, so that its k-loop is
-// compiled once.
+// viewer): its whole units, one a round (q, next_unit(q), ...), then its pieces (piece: the index,
+// -1 for a whole unit). One loop walks them all, so that the kernel's k-loop is compiled once.
 struct Work {
   bool valid = false;
   int item = 0;  // its place in the cluster's work
@@ -433,9 +407,8 @@ GEMM_HD Work work_item(const Schedule& s, int q, int item) {
   w.valid = true, w.unit = p.unit, w.kt_begin = p.kt_begin, w.kt_end = p.kt_end, w.piece = p.index;
   return w;
 }
-// stores: whether the cluster's blocks store the tile: a whole unit's, and of a split one the first
-// sharer, which the traces count as the last to finish (its piece ends its run, where the other
-// sharers' pieces start theirs).
+// Whether the cluster stores the tile: a whole unit's, and of a split one the first sharer, which the
+// traces count as the last to finish (its piece ends its run; the other sharers' pieces start theirs).
 GEMM_HD bool stores_in_trace(const Schedule& s, int q, const Work& w) {
   return w.piece < 0 || piece_of(s, q, w.piece).first_sharer == q;
 }
@@ -680,8 +653,7 @@ inline Schedule trace_schedule(const gemm::TraceProblem& p, const Config& c) {
 // per lane), or, where C must be read or its rows are not 16-byte aligned, the reads of the slice
 // back along its rows and the updates of C (one 16-byte store per run, element by element at C's
 // right edge). Shared addresses are floats from the start of the consumers' staging buffers.
-// The block's tiles are its schedule's (cluster_work): of a split tile, the first sharer stores C;
-// the partial sums the sharers write to the workspace and read back are not drawn.
+// The block's tiles are its schedule's (cluster_work); a split tile's store is its first sharer's.
 inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& block, int warp,
                        const gemm::TraceSink& emit) {
   using gemm::Access;
@@ -748,9 +720,8 @@ inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& bloc
 }
 
 // Who holds each element of C when the k-loop of a tile ends (the viewer's thread map, the host
-// tests): for each tile the block takes, in its order (cluster_work, tile_at; also the lower tile of
-// a last unit below C, which the block computes and does not store; of a split tile, the partial
-// sum of its piece's k-tiles), lane `lane` of warp `warp_in_group` of
+// tests): for each tile the block takes, in its order (tile_at; also the lower tile of a last unit
+// below C, which the block computes and does not store), lane `lane` of warp `warp_in_group` of
 // consumer `consumer` holds in register reg the element at consumer_row0 + accumulator_row,
 // tile_col0 + accumulator_col, as the epilogue reads it.
 // A narrow tile's wgmma has n = 64 (narrow_tile): its results are in the first accumulators.
