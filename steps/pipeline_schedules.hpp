@@ -44,9 +44,18 @@ struct BlockTile {
   int kt_begin = 0, kt_end = -1;
   bool stores = true;
 };
+// The k-tiles a block multiplies for tile t: a piece's, else the whole tile's k_tiles.
+inline int k_tiles_of(const BlockTile& t, int k_tiles) { return t.kt_end >= 0 ? t.kt_end - t.kt_begin : k_tiles; }
+// The block's k-tiles over `tiles`, each multiplying k_tiles_of.
+inline int block_k_tiles(const std::vector<BlockTile>& tiles, int k_tiles) {
+  int count = 0;
+  for (const BlockTile& t : tiles) count += k_tiles_of(t, k_tiles);
+  return count;
+}
 
 // One block's pipeline, from the step's functions. j counts the block's k-tiles from its first, over
-// all its tiles (tile t's k-tile kt is j = t * k_tiles + kt); the per-j vectors cover every k-tile the
+// all its tiles (tile t's k-tile kt is j = t * k_tiles + kt, or, where pieces of split units have
+// fewer, the k-tiles of the tiles before plus kt - kt_begin); the per-j vectors cover every k-tile the
 // kernel counts (the cp.async steps: the copies past the last one too; the warp-specialized steps:
 // STAGES more, for the producer's last waits).
 struct PipelineSpec {
@@ -154,7 +163,7 @@ void warp_specialized_barriers(PipelineSpec& spec, const GemmShape& s, const Con
   spec.k_tiles = k_tiles(s, c);
   // The k-tiles the block multiplies, and STAGES more: the producer's last waits (the persistent
   // steps' clusters) go on with its counters.
-  const int count = int(spec.tiles.size()) * spec.k_tiles + c.stages;
+  const int count = block_k_tiles(spec.tiles, spec.k_tiles) + c.stages;
   stages_and_parities<true>(spec, c, count);
   for (int j = 0; j < count; ++j) spec.empty_parity.push_back(empty_parity(j, c));
   spec.stage_bytes = stage_bytes(c);

@@ -54,15 +54,27 @@ struct Chart {
   }
 };
 
+// The tile of the block's k-tile j, and its k-tile within the tile's unit (a piece's start on).
+// Past the last tile (copies past the end, the producer's last waits) the count runs on as if
+// every tile were whole.
+int tile_of(const Timeline& t, int j) {
+  if (t.first_j.size() < 2 || j >= t.first_j.back()) return t.k_tiles > 0 ? j / t.k_tiles : 0;
+  return int(std::upper_bound(t.first_j.begin(), t.first_j.end(), j) - t.first_j.begin()) - 1;
+}
+int k_tile_of(const Timeline& t, int j) {
+  if (t.first_j.size() < 2 || j >= t.first_j.back()) return t.k_tiles > 0 ? j % t.k_tiles : j;
+  const int tile = tile_of(t, j);
+  return t.tiles[size_t(tile)].kt_begin + j - t.first_j[size_t(tile)];
+}
 // "k-tile 5" or, where the block takes several tiles, "tile 1, k-tile 5".
 std::string k_tile_name(const Timeline& t, int j) {
   if (j < 0) return "none";
-  const int tile = t.k_tiles > 0 ? j / t.k_tiles : 0, kt = t.k_tiles > 0 ? j % t.k_tiles : j;
+  const int tile = tile_of(t, j), kt = k_tile_of(t, j);
   if (t.tiles.size() > 1 || (!t.tiles.empty() && t.tiles[0].unit >= 0)) return format("tile %d, k-tile %d", tile, kt);
   return format("k-tile %d", kt);
 }
 // A bar's label: the k-tile within its tile.
-std::string short_name(const Timeline& t, int j) { return format("%d", t.k_tiles > 0 ? j % t.k_tiles : j); }
+std::string short_name(const Timeline& t, int j) { return format("%d", k_tile_of(t, j)); }
 
 // ---- cp.async pipelines (steps 10, 11, 13, 14) ------------------------------------------------------
 
@@ -234,7 +246,7 @@ struct Op {
 
 void walk_mbarriers(const PipelineSpec& s, Timeline& t, double latency) {
   const bool specialized = s.kind == PipelineKind::warp_specialized;
-  const int stages = s.stages, k_tiles = s.k_tiles, tiles = int(s.tiles.size()), count = tiles * k_tiles;
+  const int stages = s.stages, k_tiles = s.k_tiles, tiles = int(s.tiles.size()), count = t.first_j.back();
   const int producer_row = stages;
   if (specialized) t.rows.insert(t.rows.end(), {"producer", "consumers", "tensor cores"});
   else t.rows.insert(t.rows.end(), {"warpgroup", "tensor cores"});
@@ -265,12 +277,18 @@ void walk_mbarriers(const PipelineSpec& s, Timeline& t, double latency) {
     int pending = -1;  // a tile stored under the next one's first products, not yet stored
     for (int tile = 0; tile < tiles; ++tile) {
       int previous = -1;
-      for (int kt = 0; kt < k_tiles; ++kt) {
-        const int j = tile * k_tiles + kt;
+      const int first = t.first_j[size_t(tile)], multiplied = t.first_j[size_t(tile) + 1] - first;
+      for (int kt = 0; kt < multiplied; ++kt) {  // kt: of the k-tiles this tile multiplies (a piece's from 0)
+        const int j = first + kt;
         consumer.push_back({Op::wait_full, j});
         consumer.push_back({Op::multiply, j});
         if (s.epilogue_under_next_tile && kt == 0 && pending >= 0) consumer.push_back({Op::epilogue, pending}), pending = -1;
-        if (!s.promotion_ends.empty() && s.promotion_ends[size_t(kt)]) {
+        // The kernel's promotion_ends with the piece's count: a piece's last k-tile ends an interval
+        // as a whole tile's last does.
+        const bool ends = !s.promotion_ends.empty() &&
+                          (s.promotion_ends[size_t(kt)] ||
+                           (kt == multiplied - 1 && s.promotion_ends[size_t(s.k_tiles - 1)]));
+        if (ends) {
           consumer.push_back({Op::products_wait, -1, 0});
           if (previous >= 0) consumer.push_back({Op::release, previous});
           consumer.push_back({Op::release, j});
@@ -317,7 +335,7 @@ void walk_mbarriers(const PipelineSpec& s, Timeline& t, double latency) {
     t.max_in_flight = std::max(t.max_in_flight, ++in_stages);
     const int phase = full[size_t(st)].phases();
     const std::string who = specialized ? "the producer (one thread)" : "thread 0";
-    chart.begin(st, now, BarKind::copying, j / std::max(k_tiles, 1), j % std::max(k_tiles, 1), j,
+    chart.begin(st, now, BarKind::copying, tile_of(t, j), k_tile_of(t, j), j,
                 short_name(t, j) + format(" p%d", s.full_parity[size_t(j)]),  // and the parity its waits name
                 format("%s -> stage %d (stage_of(%d) = %d): %s armed full[%d] with the stage's %s (expect_tx) and "
                        "issued its TMA boxes; their bytes complete phase %d of full[%d] (parity %d) when they land. %s "
@@ -363,7 +381,7 @@ void walk_mbarriers(const PipelineSpec& s, Timeline& t, double latency) {
     MBarrier& b = empty[size_t(st)];
     if (!b.passes(parity)) return false;
     if (b.since() > producer_time)
-      chart.bar(producer_row, producer_time, b.since(), BarKind::waiting, op.j / k_tiles, op.j % k_tiles, op.j, "wait",
+      chart.bar(producer_row, producer_time, b.since(), BarKind::waiting, tile_of(t, op.j), k_tile_of(t, op.j), op.j, "wait",
                 format("the producer waits on empty[%d] for parity %d: stage %d is still read", st, parity, st));
     producer_time = std::max(producer_time, b.since());
     chart.mark(producer_row, producer_time, MarkKind::wait_empty,
@@ -386,13 +404,13 @@ void walk_mbarriers(const PipelineSpec& s, Timeline& t, double latency) {
         MBarrier& b = full[size_t(st)];
         if (!b.passes(parity)) return false;
         if (b.since() > consumer_time)
-          chart.bar(consumer_row, consumer_time, b.since(), BarKind::waiting, op.j / k_tiles, op.j % k_tiles, op.j,
+          chart.bar(consumer_row, consumer_time, b.since(), BarKind::waiting, tile_of(t, op.j), k_tile_of(t, op.j), op.j,
                     "wait", format("%s wait on full[%d] for parity %d: the bytes of %s have not landed", consumers.c_str(),
                                    st, parity, k_tile_name(t, op.j).c_str()));
         consumer_time = std::max(consumer_time, b.since());
         last_full_wait_by[size_t(st)] = b.by();
         if (stage[size_t(st)].k_tile == b.by() && b.by() >= 0)
-          chart.begin(st, b.since(), BarKind::loaded, b.by() / k_tiles, b.by() % k_tiles, b.by(), short_name(t, b.by()),
+          chart.begin(st, b.since(), BarKind::loaded, tile_of(t, b.by()), k_tile_of(t, b.by()), b.by(), short_name(t, b.by()),
                       format("stage %d: %s has landed (phase %d of full[%d] complete); the consumers' wait for parity %d "
                              "returns", st, k_tile_name(t, b.by()).c_str(), b.phases() - 1, st, parity));
         chart.mark(consumer_row, consumer_time, MarkKind::wait_full,
@@ -409,7 +427,7 @@ void walk_mbarriers(const PipelineSpec& s, Timeline& t, double latency) {
         tensor_free = issue + kProducts;
         groups.push_back(tensor_free);
         consumer_time = issue;
-        const int tile = op.j / k_tiles, kt = op.j % k_tiles;
+        const int tile = tile_of(t, op.j), kt = k_tile_of(t, op.j);
         chart.begin(st, issue, BarKind::reading, tile, kt, op.j, short_name(t, op.j),
                     format("stage %d: %s read by %s' wgmma (issued, then run by the tensor cores)", st,
                            k_tile_name(t, op.j).c_str(), consumers.c_str()));
@@ -417,7 +435,7 @@ void walk_mbarriers(const PipelineSpec& s, Timeline& t, double latency) {
         chart.bar(tensor_row, issue, issue + kProducts, BarKind::products, tile, kt, op.j, short_name(t, op.j),
                   format("the products of %s (tile (%d, %d)%s)", k_tile_name(t, op.j).c_str(), bt.m, bt.n,
                          bt.narrow ? ", narrow: wgmma n = 64" : bt.outside ? ", below C: computed, not stored" : ""));
-        if (kt == 0) t.tile_starts.push_back(issue);
+        if (op.j == t.first_j[size_t(tile)]) t.tile_starts.push_back(issue);
         t.columns.push_back({issue, tile, kt, op.j});
         t.multiplied.push_back(op.j);
         t.read_from_stage.push_back(st);
@@ -448,8 +466,8 @@ void walk_mbarriers(const PipelineSpec& s, Timeline& t, double latency) {
         release(op.j);
         return true;
       case Op::promote:
-        chart.bar(consumer_row, consumer_time, consumer_time + kPromotion, BarKind::promotion, op.j / k_tiles,
-                  op.j % k_tiles, op.j, "+",
+        chart.bar(consumer_row, consumer_time, consumer_time + kPromotion, BarKind::promotion, tile_of(t, op.j),
+                  k_tile_of(t, op.j), op.j, "+",
                   format("promotion after %s (promotion_ends): the tensor cores' interval sum added into the f32 "
                          "accumulators; the next wgmma waits for it", k_tile_name(t, op.j).c_str()));
         consumer_time += kPromotion;
@@ -565,7 +583,7 @@ namespace {
 std::string incomplete(const PipelineSpec& s) {
   const bool cp_async = s.kind == PipelineKind::cp_async_wait_after_compute ||
                         s.kind == PipelineKind::cp_async_wait_before_compute;
-  int needed = int(s.tiles.size()) * s.k_tiles;
+  int needed = block_k_tiles(s.tiles, s.k_tiles);
   if (cp_async) {
     if (int(s.copied_in.size()) < s.k_tiles) return "the spec lacks the k-tile each iteration copies";
     for (int x : s.copied_in) needed = std::max(needed, x + 1);
@@ -590,6 +608,8 @@ Timeline timeline(const PipelineSpec& spec, double copy_latency) {
   t.stages = spec.stages;
   t.k_tiles = spec.k_tiles;
   t.tiles = spec.tiles;
+  t.first_j = {0};
+  for (const BlockTile& tile : spec.tiles) t.first_j.push_back(t.first_j.back() + k_tiles_of(tile, spec.k_tiles));
   for (int s = 0; s < spec.stages; ++s) t.rows.push_back(format("stage %d", s));
   if (spec.stages <= 0 || spec.k_tiles <= 0 || spec.tiles.empty()) return t;
   if (const std::string why = incomplete(spec); !why.empty()) {
@@ -768,7 +788,7 @@ TimelineView timeline_view(const TracedProgram& program, const TraceProblem& pro
   // first tiles, up to kMostKTiles k-tiles (the counters run on from tile to tile either way).
   const size_t all_tiles = v.spec.tiles.size();
   if (v.spec.k_tiles > 0 && all_tiles * size_t(v.spec.k_tiles) > size_t(kMostKTiles))
-    v.spec.tiles.resize(std::max<size_t>(1, size_t(kMostKTiles / v.spec.k_tiles)));
+    v.spec.tiles.resize(std::max<size_t>(1, size_t(kMostKTiles / v.spec.k_tiles)));  // (a piece counted whole)
   v.timeline = timeline(v.spec, copy_latency);
   const PipelineSpec& s = v.spec;
   v.header.push_back(format("%s: %s, %d stages, %d k-tile%s a tile", program.step.c_str(), to_string(s.kind), s.stages,

@@ -53,7 +53,7 @@ struct TimelineBar {
   BarKind kind = BarKind::reading;
   int tile = 0;     // the tile's place in the block's sequence
   int k_tile = -1;  // within that tile (-1: none)
-  int j = -1;       // the block's k-tile count: tile * k_tiles + k_tile
+  int j = -1;       // the block's k-tile count: tile * k_tiles + k_tile (Timeline::first_j)
   std::string label, hover;
 };
 // Something that happens at one moment (a wait, a barrier, an arrival, a copy issued).
@@ -73,6 +73,9 @@ struct Timeline {
   PipelineKind kind = PipelineKind::cp_async_wait_after_compute;
   int stages = 0, k_tiles = 0;
   std::vector<BlockTile> tiles;
+  // The block's count j at each tile's first k-tile, and one past the last: tile t's k-tiles are
+  // first_j[t] .. first_j[t + 1] - 1 (fewer than k_tiles for a piece of a split unit, step 23).
+  std::vector<int> first_j;
   std::vector<std::string> rows;  // "stage 0", ..., then the roles
   std::vector<TimelineBar> bars;
   std::vector<TimelineMark> marks;

@@ -244,7 +244,8 @@ TEST(TimelineModel, StagesAndParitiesAreTheKernelsCounters) {
   // here as the kernels write them, they must give the stage and the parities the timeline walks with,
   // and the walk must read k-tile j from that stage, every k-tile once and in order, with no more
   // than STAGES k-tiles in the stages at once and nothing found wrong.
-  const GemmShape shapes[] = {{256, 256, 512}, {200, 136, 72}, {1024, 1024, 1024}, {4096, 4096, 512}};
+  // (1024 x 1024 x 8192: step 23 splits it, and a block's pieces multiply fewer k-tiles than a unit.)
+  const GemmShape shapes[] = {{256, 256, 512}, {200, 136, 72}, {1024, 1024, 1024}, {4096, 4096, 512}, {1024, 1024, 8192}};
   int walked = 0;
   for (const auto& p : programs()) {
     if (!p.pipeline) continue;
@@ -265,7 +266,7 @@ TEST(TimelineModel, StagesAndParitiesAreTheKernelsCounters) {
             EXPECT_TRUE(t.hazards.empty()) << t.hazards.front();
             EXPECT_LE(t.max_in_flight, s.stages);
             EXPECT_GE(t.max_in_flight, std::min(s.stages - 1, s.k_tiles)) << "the pipeline fills";
-            const int count = int(s.tiles.size()) * s.k_tiles;
+            const int count = gemm::block_k_tiles(s.tiles, s.k_tiles);
             ASSERT_EQ(int(t.multiplied.size()), count);
             int stage = 0, phase = 0;
             for (int j = 0; j < count; ++j) {
@@ -286,6 +287,42 @@ TEST(TimelineModel, StagesAndParitiesAreTheKernelsCounters) {
           }
   }
   EXPECT_GT(walked, 100);
+}
+
+TEST(TimelineModel, StreamKPiecesMultiplyTheirOwnKTiles) {
+  // Step 23 at a shape it splits: every block's walk multiplies, tile after tile, the k-tiles its plan
+  // gives it (a piece's kt_begin .. kt_end - 1, a whole unit's all), ends a promotion interval at each
+  // piece's last k-tile, and finds nothing wrong.
+  const gemm::TracedProgram& p = program("23_stream_k");
+  const TraceProblem problem = problem_for(p, {1024, 1024, 8192}, 132, p.configs[0]);
+  const gv::TimelineView first = gv::timeline_view(p, problem, 0, 2);
+  ASSERT_TRUE(first.persistent);
+  ASSERT_GT(first.plan.split_units, 0) << "the shape is split";
+  int pieces = 0;
+  for (int block = 0; block < first.plan.blocks; ++block) {
+    SCOPED_TRACE("block " + std::to_string(block));
+    const gv::TimelineView v = gv::timeline_view(p, problem, block, 2);
+    const gv::Timeline& t = v.timeline;
+    EXPECT_TRUE(t.hazards.empty()) << t.hazards.front();
+    size_t column = 0;
+    for (size_t tile = 0; tile < v.spec.tiles.size(); ++tile) {
+      const gemm::BlockTile& bt = v.spec.tiles[tile];
+      const int begin = bt.kt_end >= 0 ? bt.kt_begin : 0, end = bt.kt_end >= 0 ? bt.kt_end : v.spec.k_tiles;
+      pieces += bt.kt_end >= 0 && end - begin < v.spec.k_tiles;
+      for (int kt = begin; kt < end; ++kt, ++column) {
+        ASSERT_LT(column, t.columns.size());
+        EXPECT_EQ(t.columns[column].tile, int(tile));
+        EXPECT_EQ(t.columns[column].k_tile, kt);
+      }
+      // The promotion bar after the tile's last k-tile (PROMOTE = 1 in the default: after every one).
+      const int last_j = t.first_j[tile + 1] - 1;
+      bool promoted = false;
+      for (const gv::TimelineBar& bar : t.bars) promoted |= bar.kind == gv::BarKind::promotion && bar.j == last_j;
+      EXPECT_TRUE(promoted) << "tile " << tile;
+    }
+    EXPECT_EQ(column, t.columns.size());
+  }
+  EXPECT_GT(pieces, 0) << "some block multiplies a piece shorter than a unit";
 }
 
 TEST(TimelineModel, PromotionAndTheEpilogueUnderTheNextTileAreTheSteps) {
