@@ -14,10 +14,9 @@
 #include "11_split_k_tail/kernel.cuh"
 #include "cpu_gemm.hpp"
 #include "device_buffer.cuh"
-#include "exit_codes.hpp"
 #include "gpu.cuh"
-#include "program.cuh"
 #include "random.hpp"
+#include "repeatable.hpp"
 #include "verify.hpp"
 
 namespace {
@@ -39,15 +38,13 @@ bool repeatable(const gemm::GemmShape& shape, const gemm::Params& params, cudaSt
   const float alpha = 1.5f, beta = -0.75f;  // beta != 0: C is read, so it is uploaded afresh each launch
   const gemm::Fp32Problem problem{shape, alpha, beta, a_device.data(), b_device.data(), c_device.data()};
 
-  std::vector<float> first(c_count), again(c_count);
-  int differing = 0;
-  for (int launch = 0; launch < kLaunches; ++launch) {
-    c_device.upload(c_before);
-    step11::launch(problem, params, stream);
-    CUDA_CHECK(cudaStreamSynchronize(stream));
-    c_device.download(launch == 0 ? first.data() : again.data(), c_count);
-    if (launch > 0 && std::memcmp(first.data(), again.data(), c_count * sizeof(float)) != 0) ++differing;
-  }
+  std::vector<unsigned char> first_bytes;
+  const int differing = gemm::launches_differing(
+      kLaunches, c_count * sizeof(float), stream, [&] { c_device.upload(c_before); },
+      [&] { step11::launch(problem, params, stream); },
+      [&](unsigned char* into) { c_device.download(reinterpret_cast<float*>(into), c_count); }, first_bytes);
+  std::vector<float> first(c_count);
+  std::memcpy(first.data(), first_bytes.data(), c_count * sizeof(float));
 
   bool correct = true;
   const char* checked = "not checked against the CPU (large)";
@@ -70,30 +67,14 @@ int run() {
   const int sms = gemm::current_gpu().sms;
   std::printf("step 11, split tiles summed in block order, on %s (%d SMs)\n", device.name.c_str(), sms);
   const gemm::CudaStream stream;
-  bool ok = true;
-  int split_shapes = 0;
-  for (const gemm::GemmShape& shape : {gemm::GemmShape{130, 260, 33}, gemm::GemmShape{520, 1000, 100},
-                                       gemm::GemmShape{1024, 1024, 1024}, gemm::GemmShape{4096, 4096, 512}}) {
-    const step11::Schedule schedule = step11::schedule_of(shape, cfg, sms);
-    if (schedule.split_tiles == 0) {
-      std::printf("%5d x %5d x %5d: nothing split on this GPU, skipped\n", shape.m, shape.n, shape.k);
-      continue;
-    }
-    ++split_shapes;
-    ok &= repeatable(shape, params, stream.get());
-  }
-  if (split_shapes == 0) {
-    std::printf("split_repeatable: no shape is split on this GPU: skipped\n");
-    return gemm::kExitNoGpu;
-  }
-  return ok ? gemm::kExitOk : gemm::kExitWrongResult;
+  return gemm::at_split_shapes(
+      "split_repeatable",
+      {gemm::GemmShape{130, 260, 33}, gemm::GemmShape{520, 1000, 100}, gemm::GemmShape{1024, 1024, 1024},
+       gemm::GemmShape{4096, 4096, 512}},
+      [&](const gemm::GemmShape& shape) { return step11::schedule_of(shape, cfg, sms).split_tiles > 0; },
+      [&](const gemm::GemmShape& shape) { return repeatable(shape, params, stream.get()); });
 }
 
 }  // namespace
 
-int main(int argc, char**) {
-  return gemm::run_program("split_repeatable", [&] {
-    if (argc != 1) throw gemm::UsageError("usage: split_repeatable_test (no arguments)");
-    return run();
-  });
-}
+int main(int argc, char**) { return gemm::repeatable_main("split_repeatable", argc, run); }

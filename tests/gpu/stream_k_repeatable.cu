@@ -10,15 +10,13 @@
 // 77 no suitable GPU (or nothing split on it).
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <random>
 #include <vector>
 
 #include "23_stream_k/kernel.cuh"
 #include "device_buffer.cuh"
-#include "exit_codes.hpp"
 #include "gpu.cuh"
-#include "program.cuh"
+#include "repeatable.hpp"
 
 namespace {
 
@@ -49,15 +47,10 @@ bool repeatable(const gemm::GemmShape& shape, gemm::OutputType out, float beta, 
   problem.out = out, problem.a = a.data(), problem.b = b.data(), problem.c = c.data();
   const gemm::Params params = step23::to_params(step23::config_for_shape(shape, gemm::current_gpu().sms));
 
-  std::vector<std::uint8_t> first(c_bytes), again(c_bytes);
-  int differing = 0;
-  for (int launch = 0; launch < kLaunches; ++launch) {
-    c.upload(c_before);
-    step23::launch(problem, params, stream);
-    CUDA_CHECK(cudaStreamSynchronize(stream));
-    c.download(launch == 0 ? first.data() : again.data(), c_bytes);
-    if (launch > 0 && std::memcmp(first.data(), again.data(), c_bytes) != 0) ++differing;
-  }
+  std::vector<unsigned char> first;
+  const int differing = gemm::launches_differing(
+      kLaunches, c_bytes, stream, [&] { c.upload(c_before); }, [&] { step23::launch(problem, params, stream); },
+      [&](unsigned char* into) { c.download(into, c_bytes); }, first);
   std::printf("%5d x %5d x %5d, %s, beta %g: %d launches, %d differ from the first  %s\n", shape.m, shape.n,
               shape.k, gemm::to_string(out), beta, kLaunches, differing, differing == 0 ? "PASS" : "FAIL");
   return differing == 0;
@@ -68,31 +61,18 @@ int run() {
   const int sms = gemm::current_gpu().sms;
   std::printf("step 23, split units added up in the sharers' order, on %s (%d SMs)\n", device.name.c_str(), sms);
   const gemm::CudaStream stream;
-  bool ok = true;
-  int split_shapes = 0;
-  for (const gemm::GemmShape& shape : {gemm::GemmShape{264, 400, 8192}, gemm::GemmShape{1024, 1024, 8192},
-                                       gemm::GemmShape{1000, 1000, 12000}}) {
-    const step23::Config cfg = step23::config_for_shape(shape, sms);
-    if (step23::schedule_of(shape, cfg, sms).split_units == 0) {
-      std::printf("%5d x %5d x %5d: nothing split on this GPU, skipped\n", shape.m, shape.n, shape.k);
-      continue;
-    }
-    ++split_shapes;
-    ok &= repeatable(shape, gemm::OutputType::f32, -0.75f, stream.get());
-    ok &= repeatable(shape, gemm::OutputType::bf16, 0.0f, stream.get());
-  }
-  if (split_shapes == 0) {
-    std::printf("stream_k_repeatable: no shape is split on this GPU: skipped\n");
-    return gemm::kExitNoGpu;
-  }
-  return ok ? gemm::kExitOk : gemm::kExitWrongResult;
+  return gemm::at_split_shapes(
+      "stream_k_repeatable",
+      {gemm::GemmShape{264, 400, 8192}, gemm::GemmShape{1024, 1024, 8192}, gemm::GemmShape{1000, 1000, 12000}},
+      [&](const gemm::GemmShape& shape) {
+        return step23::schedule_of(shape, step23::config_for_shape(shape, sms), sms).split_units > 0;
+      },
+      [&](const gemm::GemmShape& shape) {
+        const bool f32 = repeatable(shape, gemm::OutputType::f32, -0.75f, stream.get());
+        return repeatable(shape, gemm::OutputType::bf16, 0.0f, stream.get()) && f32;
+      });
 }
 
 }  // namespace
 
-int main(int argc, char**) {
-  return gemm::run_program("stream_k_repeatable", [&] {
-    if (argc != 1) throw gemm::UsageError("usage: stream_k_repeatable_test (no arguments)");
-    return run();
-  });
-}
+int main(int argc, char**) { return gemm::repeatable_main("stream_k_repeatable", argc, run); }
