@@ -518,7 +518,7 @@ struct Consumer {
 
 // kTmaOnly: compiled with TMA's store path alone (has_tma_only_kernel), for the problems where it
 // stores C (launches_tma_only_kernel); its twin, with the read-back path alone (read_back_only).
-// kSplit: with the pieces' code, which costs 1-7% where nothing splits (the performance log, step 23).
+// kSplit: with the pieces' code, which slows the kernel where nothing splits (the performance log, step 23).
 template <typename InA, typename InB, typename Out, int kConfig, bool kTmaOnly, bool kSplit>
 __global__ void __launch_bounds__(threads(kConfigs[kConfig]), 1)
     fp8_gemm(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
