@@ -64,7 +64,7 @@ import results_lib  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 BLOCK = re.compile(r"(<!-- (results-table|speedup-table|tf32-table|fp8-table|fp8-accuracy-table|demo-table|model-table|"
-                   r"repeat-table|sweep-table|ladder-table|ceilings-table|ceiling|tile-table|code|frame-times-table)([^>]*)-->\n)(.*?)(<!-- end \2 -->)",
+                   r"repeat-table|sweep-table|ladder-table|sizes-table|ceilings-table|ceiling|tile-table|code|frame-times-table)([^>]*)-->\n)(.*?)(<!-- end \2 -->)",
                    re.S)
 NO_RESULTS = "*No measured results yet: run `tools/bench_all.py` on a GPU (see README).*\n"
 
@@ -828,6 +828,52 @@ def ladder_table(attributes, documents, results_dir):
     return "\n".join(out) if out else NO_RESULTS
 
 
+def sizes_table(attributes, documents, results_dir):
+    """The last step of each ladder (fp32, 16-bit, FP8) at the shapes named by shapes=: a row per
+    shape, a column per ladder, each cell the step's worst and best fraction of cuBLAS (cuBLASLt for
+    FP8) over every layout and output type it ran there, and how many of them reach at least 95%."""
+    wanted = shape_filter(attributes) or set()
+    docs_dir = os.path.normpath(os.path.join(results_dir, ".."))
+    order = [tuple(int(p) for p in (item.split("x") * 3 if "x" not in item else item.split("x")))
+             for item in attributes.get("shapes", "").split(",") if item]
+    out = []
+    for path, document in documents:
+        columns = []  # (kind, the ladder's last step, its runs of any types)
+        for kind, _, runs in results_lib.ladder_runs(document):
+            if not runs:
+                continue
+            last = runs[-1]["step"]
+            columns.append((kind, last, [r for r in document["runs"] if r["step"] == last and not r.get("variant")]))
+        if not columns:
+            continue
+        header = "| M×N×K | " + " | ".join(
+            f"{kind}, step {step_idea(step, docs_dir, runs[0])[0]}: % of {'cuBLASLt' if kind == 'fp8' else 'cuBLAS'}"
+            for kind, step, runs in columns) + " |"
+        out += [header, "|---|" + "---:|" * len(columns)]
+        used = []
+        for key in order:
+            if key not in wanted:
+                continue
+            cells = []
+            for _, _, runs in columns:
+                fractions = [s["fraction_of_cublas"] for r in runs for s in r["shapes"]
+                             if (s["m"], s["n"], s["k"]) == key and "cublas" in s and "time" in s]
+                if not fractions:
+                    cells.append("not measured")
+                    continue
+                used += [r for r in runs if any((s["m"], s["n"], s["k"]) == key for s in r["shapes"])]
+                low, high = min(fractions), max(fractions)
+                reach = sum(f >= 0.95 for f in fractions)
+                span = f"{100 * low:.1f}%" if len(fractions) == 1 else f"{100 * low:.1f}–{100 * high:.1f}%"
+                cells.append(f"{span} ({reach} of {len(fractions)} ≥ 95%)")
+            out.append(f"| {key[0]}×{key[1]}×{key[2]} | " + " | ".join(cells) + " |")
+        unique = list({id(r): r for r in used}.values())
+        out += ["", source_line(document, path, unique or [r for _, _, runs in columns for r in runs]) +
+                " Each cell: the worst and the best of the step's runs at that shape (every layout and output type "
+                "it offers), each against cuBLAS timed in turn in the same process.", ""]
+    return "\n".join(out) if out else NO_RESULTS
+
+
 def quote_definition(lines, name):
     """The lines of a definition of `name` in a C++ source, with the comment right above it: a
     function (through its closing brace) or a constant (one statement)."""
@@ -929,6 +975,8 @@ def render(text, results_dir):
             body = repeat_table(results_dir)
         elif kind == "sweep-table":
             body = sweep_table(attributes, results_dir)
+        elif kind == "sizes-table":
+            body = sizes_table(attributes, documents_for(attributes), results_dir)
         else:
             documents = documents_for(attributes)
             body = {"results-table": results_table, "speedup-table": speedup_table, "tf32-table": tf32_table,

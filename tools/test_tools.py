@@ -331,6 +331,21 @@ class RenderTest(unittest.TestCase):
         self.assertIn("| 1,074 | 2.00×† |", paired)
         self.assertIn("pair/test-gpu.json", paired)
 
+    def test_sizes_table_spans_every_run_of_each_ladders_last_step(self):
+        doc = document()
+        f16 = dict(copy.deepcopy(doc["runs"][1]), step="18_tma_store_epilogue", dtype="f16", layout="nn", out="f32",
+                   shapes=[shape(1024, 1.0, 0.9), shape(2048, 1.0, 1.0)])
+        bf16 = dict(copy.deepcopy(f16), dtype="bf16", layout="tn", out="bf16", shapes=[shape(1024, 1.0, 0.5)])
+        older = dict(copy.deepcopy(f16), step="17_persistent_clusters", shapes=[shape(1024, 1.0, 0.1)])
+        doc["runs"] += [f16, bf16, older]
+        table = render_docs.sizes_table({"shapes": "2048,1024,512"}, [("x.json", doc)], self.folder)
+        lines = table.splitlines()
+        self.assertIn("| M×N×K | fp32, step 02: % of cuBLAS | 16-bit, step 18: % of cuBLAS |", lines[0])
+        # In the order named; the worst and best over the last step's runs, step 17's not among them.
+        self.assertEqual(lines[2], "| 2048×2048×2048 | not measured | 100.0% (1 of 1 ≥ 95%) |")
+        self.assertEqual(lines[3], "| 1024×1024×1024 | 40.0% (0 of 1 ≥ 95%) | 50.0–90.0% (0 of 2 ≥ 95%) |")
+        self.assertEqual(lines[4], "| 512×512×512 | not measured | not measured |")
+
     def test_ladder_table_selects_steps_by_what_they_declare(self):
         # min_arch= / below_arch= take the steps whose declared minimum compute capability (the
         # build's steps.json) is at least / below it; a step the manifest lacks is not shown.
