@@ -7,6 +7,7 @@ run, its fraction of the peak, and a bar.
     tools/ladder.py docs/results/nvidia-h100-80gb-hbm3.json
     tools/ladder.py --shape 4096 FILE                # another shape than the largest
     tools/ladder.py --pairs docs/results/paired-21-22/nvidia-h100-80gb-hbm3.json FILE
+    tools/ladder.py --sizes FILE                     # the last step of each ladder at the sizes people run
 
 Three ladders, each climbing against its own cuBLAS: the fp32 steps (CUDA cores, against SGEMM),
 the 16-bit tensor-core steps (f16 inputs, f32 output, layout NN, against cublasGemmEx with the same
@@ -16,7 +17,10 @@ from one run of the benchmarks (one bench_all call: the same commit, minutes apa
 keeps each step's latest run, which may be from another session than the step before's, and then
 the gain is "–" with the reason. --pairs names files that hold such a pair from one run (e.g.
 docs/results/paired-21-22/), used where the main file has none. The % of peak is of the peak of
-the run's inputs (fp32, dense 16-bit or FP8 tensor cores) at the file's clock (docs/ladder.md). The
+the run's inputs (fp32, dense 16-bit or FP8 tensor cores) at the file's clock (docs/ladder.md).
+--sizes shows instead the last step of each ladder at the mid and narrow sizes
+(results_lib.SIZES_PEOPLE_RUN): per shape, its worst and best fraction of cuBLAS over every layout
+and output type it ran, and how many reach results_lib.AT_CUBLAS_SPEED. The
 bank demos (03, 04) are not GEMMs and step 00 runs on the CPU: neither is on the ladder. Every figure
 is read from the files (docs/results/README.md); nothing is measured here. Exit codes: 0, 2 for a
 missing or unreadable file.
@@ -88,6 +92,27 @@ def render(document, path, size=None, pairs=()):
     return "\n".join(lines)
 
 
+def render_sizes(document, path):
+    """The last step of each ladder at results_lib.SIZES_PEOPLE_RUN, as text (docs/ladder.md's table)."""
+    device = document["device"]
+    columns = results_lib.last_steps_at(document, results_lib.SIZES_PEOPLE_RUN)
+    target = f"{100 * results_lib.AT_CUBLAS_SPEED:.0f}%"
+    lines = [f"The last step of each ladder at the sizes people run, on {device['name']}, from {os.path.relpath(path)}",
+             f"(worst–best fraction of cuBLAS over the step's layouts and outputs; n/m: how many reach {target})", ""]
+    width = 24
+    lines.append(f"{'M×N×K':<16}" + "".join(f"{kind + ' ' + step[:2]:>{width}}" for kind, step, _, _ in columns))
+    for key in results_lib.SIZES_PEOPLE_RUN:
+        cells = []
+        for _, _, _, at in columns:
+            if at[key] is None:
+                cells.append(f"{'–':>{width}}")
+                continue
+            low, high, reach, count = at[key]
+            cells.append(f"{f'{100 * low:.0f}–{100 * high:.0f}%  {reach}/{count}':>{width}}")
+        lines.append(f"{'×'.join(map(str, key)):<16}" + "".join(cells))
+    return "\n".join(lines)
+
+
 def default_files():
     local = sorted(glob.glob(os.path.join(ROOT, "build", "results", "*.json")))
     local = [f for f in local if not os.path.basename(f).startswith(results_lib.OTHER_FILES)]
@@ -101,6 +126,8 @@ def main(argv=None):
     parser.add_argument("--pairs", action="append", default=[], metavar="FILE",
                         help="a results file holding two steps from one run, for the gains the main file "
                              "cannot give (may be repeated)")
+    parser.add_argument("--sizes", action="store_true",
+                        help="the last step of each ladder at the mid and narrow sizes, not the ladder")
     parser.add_argument("--viewer", default=os.path.join("build", "bin", "gemm_viewer"),
                         help="the viewer's path, for the closing hint")
     args = parser.parse_args(argv)
@@ -119,7 +146,8 @@ def main(argv=None):
         except (OSError, ValueError) as error:
             print(f"ladder: cannot read {path}: {error}", file=sys.stderr)
             return 2
-        print(("\n" if number else "") + render(document, path, args.shape, pairs))
+        text = render_sizes(document, path) if args.sizes else render(document, path, args.shape, pairs)
+        print(("\n" if number else "") + text)
     folder = os.path.relpath(os.path.dirname(os.path.abspath(files[0])))
     print(f"\nSee why in the viewer: {args.viewer} --results {folder}")
     return 0

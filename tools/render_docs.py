@@ -829,46 +829,36 @@ def ladder_table(attributes, documents, results_dir):
 
 
 def sizes_table(attributes, documents, results_dir):
-    """The last step of each ladder (fp32, 16-bit, FP8) at the shapes named by shapes=: a row per
-    shape, a column per ladder, each cell the step's worst and best fraction of cuBLAS (cuBLASLt for
-    FP8) over every layout and output type it ran there, and how many of them reach at least 95%."""
-    wanted = shape_filter(attributes) or set()
+    """The last step of each ladder (fp32, 16-bit, FP8) at the shapes named by shapes= (default:
+    results_lib.SIZES_PEOPLE_RUN), in that order: a row per shape, a column per ladder, each cell the step's worst and best fraction of
+    cuBLAS (cuBLASLt for FP8) over every layout and output type it ran there, and how many of them
+    reach results_lib.AT_CUBLAS_SPEED (results_lib.last_steps_at)."""
+    order = [tuple(int(p) for p in (item.split("x") if "x" in item else [item] * 3))
+             for item in attributes["shapes"].split(",")] if "shapes" in attributes else results_lib.SIZES_PEOPLE_RUN
     docs_dir = os.path.normpath(os.path.join(results_dir, ".."))
-    order = [tuple(int(p) for p in (item.split("x") * 3 if "x" not in item else item.split("x")))
-             for item in attributes.get("shapes", "").split(",") if item]
+    target = f"{100 * results_lib.AT_CUBLAS_SPEED:.0f}%"
     out = []
     for path, document in documents:
-        columns = []  # (kind, the ladder's last step, its runs of any types)
-        for kind, _, runs in results_lib.ladder_runs(document):
-            if not runs:
-                continue
-            last = runs[-1]["step"]
-            columns.append((kind, last, [r for r in document["runs"] if r["step"] == last and not r.get("variant")]))
+        columns = results_lib.last_steps_at(document, order)
         if not columns:
             continue
-        header = "| M×N×K | " + " | ".join(
-            f"{kind}, step {step_idea(step, docs_dir, runs[0])[0]}: % of {'cuBLASLt' if kind == 'fp8' else 'cuBLAS'}"
-            for kind, step, runs in columns) + " |"
-        out += [header, "|---|" + "---:|" * len(columns)]
-        used = []
+        out += ["| M×N×K | " + " | ".join(
+                    f"{kind}, step {step_idea(step, docs_dir, runs[0])[0]}: % of {'cuBLASLt' if kind == 'fp8' else 'cuBLAS'}"
+                    for kind, step, runs, _ in columns) + " |",
+                "|---|" + "---:|" * len(columns)]
         for key in order:
-            if key not in wanted:
-                continue
             cells = []
-            for _, _, runs in columns:
-                fractions = [s["fraction_of_cublas"] for r in runs for s in r["shapes"]
-                             if (s["m"], s["n"], s["k"]) == key and "cublas" in s and "time" in s]
-                if not fractions:
+            for _, _, _, at in columns:
+                if at[key] is None:
                     cells.append("not measured")
                     continue
-                used += [r for r in runs if any((s["m"], s["n"], s["k"]) == key for s in r["shapes"])]
-                low, high = min(fractions), max(fractions)
-                reach = sum(f >= 0.95 for f in fractions)
-                span = f"{100 * low:.1f}%" if len(fractions) == 1 else f"{100 * low:.1f}–{100 * high:.1f}%"
-                cells.append(f"{span} ({reach} of {len(fractions)} ≥ 95%)")
+                low, high, reach, count = at[key]
+                span = f"{100 * low:.1f}%" if count == 1 else f"{100 * low:.1f}–{100 * high:.1f}%"
+                cells.append(f"{span} ({reach} of {count} ≥ {target})")
             out.append(f"| {key[0]}×{key[1]}×{key[2]} | " + " | ".join(cells) + " |")
-        unique = list({id(r): r for r in used}.values())
-        out += ["", source_line(document, path, unique or [r for _, _, runs in columns for r in runs]) +
+        timed = [r for _, _, runs, at in columns for r in runs
+                 if any((s["m"], s["n"], s["k"]) in at for s in r["shapes"])]
+        out += ["", source_line(document, path, timed or [r for _, _, runs, _ in columns for r in runs]) +
                 " Each cell: the worst and the best of the step's runs at that shape (every layout and output type "
                 "it offers), each against cuBLAS timed in turn in the same process.", ""]
     return "\n".join(out) if out else NO_RESULTS

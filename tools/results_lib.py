@@ -229,6 +229,36 @@ def ladder_runs(document):
     return ladders
 
 
+# The sizes the last step of each ladder is held to (#53): squares from 1024 up, a ragged shape, and
+# the narrow ones real programs run (a few hundred rows against 4096-wide weights, a deep K); and the
+# fraction of cuBLAS each should reach (docs/ladder.md, tools/ladder.py --sizes).
+SIZES_PEOPLE_RUN = ((1024, 1024, 1024), (1536, 1536, 1536), (2048, 2048, 2048), (3072, 3072, 3072),
+                    (4096, 4096, 4096), (8192, 8192, 8192), (4088, 4104, 4096), (512, 4096, 4096),
+                    (1024, 1024, 8192))
+AT_CUBLAS_SPEED = 0.95
+
+
+def last_steps_at(document, shapes):
+    """The last step of each ladder at the given shapes ([(m, n, k)]): [(kind, step, runs, cells)],
+    where runs are the step's runs of every type (no variants) and cells maps each shape to None (not
+    measured) or (worst, best, how many reach AT_CUBLAS_SPEED, how many runs timed it), each a
+    fraction of cuBLAS (cuBLASLt for FP8) timed in turn in the same process."""
+    columns = []
+    for kind, _, ladder in ladder_runs(document):
+        if not ladder:
+            continue
+        last = ladder[-1]["step"]
+        runs = [r for r in document["runs"] if r["step"] == last and not r.get("variant")]
+        cells = {}
+        for key in shapes:
+            fractions = [s["fraction_of_cublas"] for r in runs for s in r["shapes"]
+                         if (s["m"], s["n"], s["k"]) == tuple(key) and "cublas" in s and "time" in s]
+            cells[tuple(key)] = (min(fractions), max(fractions), sum(f >= AT_CUBLAS_SPEED for f in fractions),
+                                 len(fractions)) if fractions else None
+        columns.append((kind, last, runs, cells))
+    return columns
+
+
 def square_shape(run, size):
     """The run's timed shape size x size x size, or None."""
     return next((s for s in run["shapes"] if s["m"] == s["n"] == s["k"] == size and "time" in s), None)

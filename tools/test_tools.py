@@ -582,6 +582,28 @@ class LadderTest(unittest.TestCase):
         self.assertEqual(rows[1]["gain_from"], "pair.json")
         self.assertIn("2.00×*", ladder.render(doc, "x.json", 1024, [("pair.json", pair)]))
 
+    def test_sizes_show_each_ladders_last_step_at_the_sizes_people_run(self):
+        doc = document()
+        doc["runs"] += [self.tensor_run("18_tma_store_epilogue", 1.0), self.tensor_run("18_tma_store_epilogue", 2.0, layout="tn"),
+                        self.tensor_run("17_persistent_clusters", 10.0)]
+        columns = results_lib.last_steps_at(doc, results_lib.SIZES_PEOPLE_RUN)
+        self.assertEqual([(kind, step) for kind, step, _, _ in columns], [("fp32", "02_gmem_coalescing"),
+                                                                          ("16-bit", "18_tma_store_epilogue")])
+        # Step 18's two runs at 1024^3: 1.0 and 0.5 of cuBLAS, one of them at 95% or more.
+        self.assertEqual(columns[1][3][(1024, 1024, 1024)], (0.5, 1.0, 1, 2))
+        self.assertIsNone(columns[1][3][(4088, 4104, 4096)])
+        text = ladder.render_sizes(doc, "x.json")
+        self.assertIn("16-bit 18", text)
+        self.assertRegex(text, r"1024×1024×1024 +40–40%  0/1 +50–100%  1/2")
+        with tempfile.TemporaryDirectory() as folder:
+            path = os.path.join(folder, "test-gpu.json")
+            with open(path, "w", encoding="utf-8") as handle:
+                json.dump(doc, handle)
+            with contextlib.redirect_stdout(io.StringIO()) as printed:
+                self.assertEqual(ladder.main(["--sizes", path]), 0)
+        self.assertIn("at the sizes people run", printed.getvalue())
+        self.assertRegex(printed.getvalue(), r"1024×1024×1024 +40–40%  0/1 +50–100%  1/2")
+
     def test_one_run_is_the_same_commit_within_hours_or_the_same_session(self):
         a = {"commit": "abc", "date": "2026-01-01T00:00:00Z"}
         self.assertTrue(results_lib.same_run(a, dict(a, date="2026-01-01T00:40:00Z")))
