@@ -131,6 +131,8 @@ def main(argv=None):
     parser.add_argument("--viewer", default=os.path.join("build", "bin", "gemm_viewer"),
                         help="the viewer's path, for the closing hint")
     args = parser.parse_args(argv)
+    if args.sizes and (args.shape is not None or args.pairs):
+        parser.error("--sizes shows its own shapes and no gains: leave out --shape and --pairs")
     files = args.files or default_files()
     if not files:
         print("ladder: no results files (run tools/bench_all.py on a GPU, or give a file)", file=sys.stderr)

@@ -830,9 +830,9 @@ def ladder_table(attributes, documents, results_dir):
 
 def sizes_table(attributes, documents, results_dir):
     """The last step of each ladder (fp32, 16-bit, FP8) at the shapes named by shapes= (default:
-    results_lib.SIZES_PEOPLE_RUN), in that order: a row per shape, a column per ladder, each cell the step's worst and best fraction of
-    cuBLAS (cuBLASLt for FP8) over every layout and output type it ran there, and how many of them
-    reach results_lib.AT_CUBLAS_SPEED (results_lib.last_steps_at)."""
+    results_lib.SIZES_PEOPLE_RUN), in that order: a row per shape, a column per ladder, each cell
+    the step's worst and best fraction of cuBLAS (cuBLASLt for FP8) over every layout and output
+    type it ran there, and how many of them reach results_lib.AT_CUBLAS_SPEED (last_steps_at)."""
     order = [tuple(int(p) for p in (item.split("x") if "x" in item else [item] * 3))
              for item in attributes["shapes"].split(",")] if "shapes" in attributes else results_lib.SIZES_PEOPLE_RUN
     docs_dir = os.path.normpath(os.path.join(results_dir, ".."))

@@ -603,6 +603,11 @@ class LadderTest(unittest.TestCase):
                 self.assertEqual(ladder.main(["--sizes", path]), 0)
         self.assertIn("at the sizes people run", printed.getvalue())
         self.assertRegex(printed.getvalue(), r"1024×1024×1024 +40–40%  0/1 +50–100%  1/2")
+        # --sizes has its own shapes and no gains: --shape or --pairs beside it is bad usage (exit 2).
+        with contextlib.redirect_stderr(io.StringIO()) as error, self.assertRaises(SystemExit) as exit_:
+            ladder.main(["--sizes", "--shape", "4096", "x.json"])
+        self.assertEqual(exit_.exception.code, 2)
+        self.assertIn("leave out --shape and --pairs", error.getvalue())
 
     def test_one_run_is_the_same_commit_within_hours_or_the_same_session(self):
         a = {"commit": "abc", "date": "2026-01-01T00:00:00Z"}
