@@ -79,13 +79,16 @@ GEMM_HD constexpr int threads(const Config& c) { return (1 + consumers(c)) * kWa
 // without promotion (the accuracy lesson: --param PROMOTE=0), the third promotes every 4 k-tiles;
 // the fourth is the 128 x 128 tile that fills the rounds of some shapes better (config_for_shape),
 // whose smaller stages allow 6; the fifth (this step) the 128 x 176 tile, which at 4096^3 takes the
-// 192-column tile's 6 rounds with 8% fewer columns, and 5 stages (38 KB each).
+// 192-column tile's 6 rounds with 8% fewer columns, and 5 stages (38 KB each); the sixth (this
+// step) the 128 x 64 tile, a block per tile (clusters of one: measured a little faster than two at
+// the small shapes it serves, the log, step 22), 8 stages of 24 KB.
 constexpr Config kConfigs[] = {
     {128, 192, 128, 4, 16, 2, 1},
     {128, 192, 128, 4, 16, 2, 0},
     {128, 192, 128, 4, 16, 2, 4},
     {128, 128, 128, 6, 16, 2, 1},
     {128, 176, 128, 5, 16, 2, 1},
+    {128, 64, 128, 8, 16, 1, 1},
 };
 constexpr int kConfigCount = int(sizeof(kConfigs) / sizeof(kConfigs[0]));
 constexpr int kFittedTileCols = 176;  // this step's tile width
@@ -273,8 +276,8 @@ GEMM_HD long long schedule_time(const GemmShape& shape, const Config& c, int sms
   const Schedule s = schedule_of(shape, c, sms);
   return s.split_units > 0 ? split_time(s) : (long long)grid_time(shape, c, sms) * s.k_tiles;
 }
-// The tile by shape, when the command line sets no tunables: of the three promoted tiles, 128 x 192
-// (the default), 128 x 176 and 128 x 128, the one whose rounds take the least time, counted as the
+// The tile by shape, when the command line sets no tunables: of the four promoted tiles, 128 x 192
+// (the default), 128 x 176, 128 x 128 and 128 x 64, the one whose rounds take the least time, counted as the
 // schedule's time (schedule_time) times a tile's rows times its columns plus kKTileOverheadCols (ties: the
 // first in that order). The overhead is what a k-tile costs besides its products, whatever the
 // width (the promotion between a drain and the next wgmma, the barriers): at 4096^3 step 21's
@@ -282,22 +285,27 @@ GEMM_HD long long schedule_time(const GemmShape& shape, const Config& c, int sms
 // log, step 22), where the products alone would take 8 x 128 against 6 x 192 columns: a k-tile
 // costs as if its tile were 64 columns wider (8 x (128 + 64) = 6 x (192 + 64)). So at 4096^3 the
 // 176-column tile, 6 rounds of 176 + 64, against 8 of 128 + 64 and 6 of 192 + 64; at 8192^3 the
-// default (21 rounds against the 176-column tile's 23); small shapes, whose units fill a round or
-// two either way, the 128 x 128 tile, which puts more SMs to work.
+// default (21 rounds against the 176-column tile's 23); shapes whose units fill a round or two
+// either way, the 128 x 128 tile, which puts more SMs to work; and shapes whose 128 x 128 tiles leave
+// most SMs idle, the 128 x 64 tile: at 1024 x 1024, 128 of them in one round of 64 + 64 against
+// 32 units of two 128 x 128 tiles on 32 clusters in one round of 128 + 64.
 constexpr int kKTileOverheadCols = 64;
 constexpr int kSquareTileConfig = 3;  // kConfigs' 128 x 128 tile
 constexpr int kFittedTileConfig = 4;  // kConfigs' 128 x 176 tile
+constexpr int kNarrowTileConfig = 5;  // kConfigs' 128 x 64 tile
 static_assert(kConfigs[kSquareTileConfig].bn == 128 && kConfigs[kSquareTileConfig].promote == kConfigs[0].promote,
               "kSquareTileConfig names the 128 x 128 tile, promoting as the default does");
 static_assert(kConfigs[kFittedTileConfig].bn == kFittedTileCols && kConfigs[kFittedTileConfig].promote == kConfigs[0].promote,
               "kFittedTileConfig names the 176-column tile, promoting as the default does");
+static_assert(kConfigs[kNarrowTileConfig].bn == kNarrowCols && kConfigs[kNarrowTileConfig].promote == kConfigs[0].promote,
+              "kNarrowTileConfig names the 64-column tile, promoting as the default does");
 // The time a shape takes with a tile, as the rule above counts it.
 inline long long counted_time(const GemmShape& shape, const Config& c, int sms) {
   return schedule_time(shape, c, sms) * c.bm * (c.bn + kKTileOverheadCols);
 }
 inline Config config_for_shape(const GemmShape& shape, int sms) {
   Config best = kConfigs[0];
-  for (const int index : {kFittedTileConfig, kSquareTileConfig})
+  for (const int index : {kFittedTileConfig, kSquareTileConfig, kNarrowTileConfig})
     if (counted_time(shape, kConfigs[index], sms) < counted_time(shape, best, sms)) best = kConfigs[index];
   return best;
 }
@@ -571,10 +579,13 @@ GEMM_HD bool whole_run(int col, const GemmShape& s) { return col + kRun <= s.n &
 //
 // This step's 176-column tile stores after the tile in every kernel: under the next tile it ran
 // at 96% of cuBLASLt at 4096^3 with uniform addresses and 101% without, after the tile with them
-// at 103% (the performance log, step 22).
+// at 103% (the performance log, step 22). So does its 64-column tile, which serves shapes of about
+// one tile per block, with no next tile to hide a store under; after the tile, its k-loop gets the
+// uniform addresses (uniform_addresses).
 constexpr int kUnderNextTileMaxCols = 128;  // the widest tile that has the registers with both paths
 GEMM_HD constexpr bool epilogue_under_next_tile(const Config& c, int out_bytes, bool tma_only) {
-  return c.promote > 0 && out_bytes == 2 && c.bn != kFittedTileCols && (c.bn <= kUnderNextTileMaxCols || tma_only);
+  return c.promote > 0 && out_bytes == 2 && c.bn != kFittedTileCols && c.bn > kNarrowCols &&
+         (c.bn <= kUnderNextTileMaxCols || tma_only);
 }
 // The configurations and outputs compiled twice, the promoted tiles wider than 128 columns with
 // 16-bit output, whose registers do not hold both store paths: with TMA's path alone,

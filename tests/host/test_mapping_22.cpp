@@ -168,9 +168,10 @@ TEST(Mapping22, SlicesEndAtTheTileEdge) {
 }
 
 // The tile by shape: the least counted time, the grid's time times BM x (BN + kKTileOverheadCols),
-// ties to the first of (default, 176, 128). The overhead is the one that makes step 21's two tiles
-// take the same time at 4096^3, as measured (8 rounds of 128 columns, 6 of 192); with it, 4096^3
-// takes the 176-column tile and 8192^3 and 6144^3 keep the default, small shapes the 128 x 128 tile.
+// ties to the first of (default, 176, 128, 64). The overhead is the one that makes step 21's two
+// tiles take the same time at 4096^3, as measured (8 rounds of 128 columns, 6 of 192); with it,
+// 4096^3 takes the 176-column tile and 8192^3 and 6144^3 keep the default, shapes of a round or two
+// the 128 x 128 tile, and those whose 128 x 128 tiles leave most SMs idle the 128 x 64 tile.
 TEST(Mapping22, TileChosenByShapeCountsWhatAKTileCostsBesidesItsProducts) {
   constexpr int kSms = 132;  // H100 SXM
   const Config& wide = step22::kConfigs[0];
@@ -183,14 +184,20 @@ TEST(Mapping22, TileChosenByShapeCountsWhatAKTileCostsBesidesItsProducts) {
   EXPECT_EQ(step22::config_for_shape({4088, 4104, 4096}, kSms), fitted());
   EXPECT_EQ(step22::config_for_shape({8192, 8192, 8192}, kSms), wide);
   EXPECT_EQ(step22::config_for_shape({6144, 6144, 6144}, kSms), wide);
+  const Config& narrow = step22::kConfigs[step22::kNarrowTileConfig];
   EXPECT_EQ(step22::config_for_shape({2048, 2048, 2048}, kSms), square);
-  EXPECT_EQ(step22::config_for_shape({1024, 1024, 1024}, kSms), square);
+  EXPECT_EQ(step22::config_for_shape({512, 4096, 4096}, kSms), square);   // 64 units in one round
+  EXPECT_EQ(step22::config_for_shape({1024, 1024, 1024}, kSms), narrow);  // 128 blocks, not 64 in 32 clusters
+  EXPECT_EQ(step22::config_for_shape({1024, 1024, 8192}, kSms), narrow);
+  EXPECT_EQ(narrow.cluster, 1);
+  EXPECT_EQ(step22::grid_time({1024, 1024, 1024}, narrow, kSms), step22::grid_time({1024, 1024, 1024}, square, kSms))
+      << "one round each";
   for (const int sms : {132, 114, 16, 2})
     for (int m = 1; m <= 20000; m += 997)
       for (int n = 1; n <= 12000; n += 1231) {
         const GemmShape s{m, n, 128};
         Config expected = wide;
-        for (const Config* c : {&fitted(), &square})
+        for (const Config* c : {&fitted(), &square, &narrow})
           if (step22::counted_time(s, *c, sms) < step22::counted_time(s, expected, sms)) expected = *c;
         EXPECT_EQ(step22::config_for_shape(s, sms), expected) << m << "x" << n << " on " << sms << " SMs";
         EXPECT_EQ(step22::counted_time(s, expected, sms),
@@ -225,6 +232,22 @@ TEST(Mapping22, KernelsOfTheFittedTile) {
   EXPECT_FALSE(step22::uniform_addresses(wide, 4, false)) << "f32 output, both store paths: no room";
 }
 
+// The 128 x 64 tile's kernels: one per output (no TMA-only twin), each storing after the tile, as
+// the 176-column tile does, with its addresses in uniform registers; under the next tile, as
+// step 21's 128 x 128 tile stores 16-bit output, it would keep step 20's descriptors.
+TEST(Mapping22, KernelsOfTheNarrowTile) {
+  const Config& c = step22::kConfigs[step22::kNarrowTileConfig];
+  EXPECT_EQ(c.cluster, 1);
+  EXPECT_LE(step22::shared_bytes(c), step22::kMaxSharedBytes);
+  for (const int out_bytes : {2, 4}) {
+    EXPECT_FALSE(step22::has_tma_only_kernel(c, out_bytes));
+    EXPECT_FALSE(step22::epilogue_under_next_tile(c, out_bytes, false)) << out_bytes;
+    EXPECT_TRUE(step22::uniform_addresses(c, out_bytes, false)) << out_bytes;
+  }
+  const Config& square = step22::kConfigs[step22::kSquareTileConfig];
+  EXPECT_TRUE(step22::epilogue_under_next_tile(square, 2, false)) << "step 21's rule, unchanged for 128 x 128";
+}
+
 // Everything of step 21's four tiles is unchanged: the configurations and their rules, the tile
 // grid, order and launch, and the trace; of the kernels, only the 192-column tile's 16-bit kernel
 // without TMA's path (read_back_only) differs: it never ran that path, and now has its
@@ -242,7 +265,7 @@ TEST(Mapping22, StorePathFollowsTheProblem) {
 }
 
 TEST(Mapping22, Step21sTilesAreUnchanged) {
-  ASSERT_EQ(step22::kConfigCount, step21::kConfigCount + 1);
+  ASSERT_EQ(step22::kConfigCount, step21::kConfigCount + 2);  // the 176- and 64-column tiles
   EXPECT_EQ(step22::kSquareTileConfig, step21::kSquareTileConfig);
   for (int i = 0; i < step21::kConfigCount; ++i) {
     const step21::Config& c21 = step21::kConfigs[i];

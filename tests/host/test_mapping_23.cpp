@@ -187,19 +187,21 @@ TEST(Step23Schedule, UnsplitShapesAreDealtAsStep22) {
     }
 }
 
-// The schedule and tile each issue shape gets on 132 SMs: the deep shapes of small M x N split
-// their one round; the large ones keep step 22's grid, where splitting saves fewer k-tiles than it
-// costs (kFixupKTiles).
+// The schedule and tile each issue shape gets on 132 SMs: the deep shapes whose tiles, 64 columns
+// wide, still leave most SMs idle split their one round; 1024 x 1024 fills 128 SMs with the 64-column
+// tile whole; the large ones keep step 22's grid, where splitting saves fewer k-tiles than it costs
+// (kFixupKTiles).
 TEST(Step23Schedule, IssueShapes) {
   struct Expect {
     GemmShape shape;
     int bn;
     bool split;
   };
-  for (const Expect& e : {Expect{{1024, 1024, 8192}, 128, true}, Expect{{1024, 1024, 16384}, 128, true},
-                          Expect{{768, 768, 8192}, 128, true}, Expect{{4096, 4096, 4096}, 176, false},
+  for (const Expect& e : {Expect{{512, 1024, 16384}, 128, true}, Expect{{768, 768, 8192}, 64, true},
+                          Expect{{264, 400, 8192}, 64, true}, Expect{{1024, 1024, 8192}, 64, false},
+                          Expect{{1024, 1024, 16384}, 64, false}, Expect{{4096, 4096, 4096}, 176, false},
                           Expect{{8192, 8192, 8192}, 192, false}, Expect{{4088, 4104, 4096}, 176, false},
-                          Expect{{1024, 1024, 1024}, 128, false}, Expect{{2048, 2048, 2048}, 128, false}}) {
+                          Expect{{1024, 1024, 1024}, 64, false}, Expect{{2048, 2048, 2048}, 128, false}}) {
     SCOPED_TRACE(name(e.shape));
     const Config c = step23::config_for_shape(e.shape, kSms);
     EXPECT_EQ(c.bn, e.bn);

@@ -11,12 +11,12 @@ namespace {
 // ---- Step 23: the last round's k-tiles shared out over every cluster ----------------------------
 
 // Each row is a cluster of the persistent grid, time runs to the right in k-tiles. Top: step 22's
-// schedule for the same tile (every unit whole, the fewest clusters for its rounds); bottom: step
-// 23's (schedule_of, cluster_work: the kernel's own loop), the split units' pieces in a colour per
-// unit.
+// schedule for the same tile (every unit whole, the fewest clusters for its rounds; step 22 itself
+// takes the 128 x 64 tile at this shape, 64 blocks); bottom: step 23's (schedule_of, cluster_work:
+// the kernel's own loop), the split units' pieces in a colour per unit.
 std::string stream_k_23() {
   using namespace step23;
-  const GemmShape shape{1024, 1024, 8192};
+  const GemmShape shape{512, 1024, 16384};
   const Config c = config_for_shape(shape, kDiagramSms);
   const Schedule split = schedule_of(shape, c, kDiagramSms);
   const int count = units(shape, c), kt = split.k_tiles;
@@ -53,7 +53,7 @@ std::string stream_k_23() {
       }
     }
   };
-  panel(y_top, "Step 22: every unit whole, " + std::to_string(whole.clusters) + " clusters, " +
+  panel(y_top, "Step 22's grid for these tiles: every unit whole, " + std::to_string(whole.clusters) + " clusters, " +
                    std::to_string(rows - whole.clusters) + " idle",
         whole);
   panel(y_top + panel_h + panel_gap, "Step 23: the " + std::to_string(split.split_units) + " units' " +
