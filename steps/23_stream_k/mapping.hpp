@@ -256,12 +256,14 @@ constexpr int kPartialRun = 4;  // floats a lane writes or reads at once (16 byt
 GEMM_HD constexpr int partial_index(int lane, int reg) { return (reg / kPartialRun) * kWarpSize * kPartialRun + lane * kPartialRun + reg % kPartialRun; }
 
 // A split schedule's time in grid_time's unit times k-tiles: the whole rounds, the longest run of
-// split k-tiles, and kFixupKTiles, measured (the log, step 23), not adding up alone (about 4): with
-// the same tile, splitting lost where it saved 21 k-tiles, won where it saved 32. Narrow units count whole.
-constexpr int kFixupKTiles = 28;
-GEMM_HD long long split_time(const Schedule& s) {
+// split k-tiles, and a fixed time, measured (the log, step 23), not adding up alone (about 4): with the
+// same tile, splitting lost where it saved 21 k-tiles of 192 columns, won where it saved 32 of 128: as long as
+// kFixupKTiles of the 128 x 128 tile, so more of a narrower one (kKTileOverheadCols: config_for_shape).
+constexpr int kFixupKTiles = 28, kFixupTileCols = 128, kKTileOverheadCols = 64;
+GEMM_HD int fixup_k_tiles(const Config& c) { return ceil_div(kFixupKTiles * (kFixupTileCols + kKTileOverheadCols), c.bn + kKTileOverheadCols); }
+GEMM_HD long long split_time(const Schedule& s, const Config& c) {  // narrow units count whole
   return kNarrowUnitsPerWhole * ((long long)(s.whole_units / s.clusters) * s.k_tiles +
-                                 ceil_div(int(split_k_tiles(s)), s.clusters) + kFixupKTiles);
+                                 ceil_div(int(split_k_tiles(s)), s.clusters) + fixup_k_tiles(c));
 }
 // The schedule: step 22's grid, or every cluster with the last round split where that takes less time.
 GEMM_HD Schedule schedule_of(const GemmShape& shape, const Config& c, int sms) {
@@ -269,12 +271,12 @@ GEMM_HD Schedule schedule_of(const GemmShape& shape, const Config& c, int sms) {
   const Schedule whole{persistent_clusters(shape, c, sms), count, 0, k_tiles(shape, c)};
   if (count % fit == 0) return whole;
   const Schedule split{fit, count / fit * fit, count % fit, k_tiles(shape, c)};
-  return split_time(split) < (long long)grid_time(shape, c, sms) * whole.k_tiles ? split : whole;
+  return split_time(split, c) < (long long)grid_time(shape, c, sms) * whole.k_tiles ? split : whole;
 }
 // The time of the schedule a shape gets, in split_time's unit.
 GEMM_HD long long schedule_time(const GemmShape& shape, const Config& c, int sms) {
   const Schedule s = schedule_of(shape, c, sms);
-  return s.split_units > 0 ? split_time(s) : (long long)grid_time(shape, c, sms) * s.k_tiles;
+  return s.split_units > 0 ? split_time(s, c) : (long long)grid_time(shape, c, sms) * s.k_tiles;
 }
 // The tile by shape, when the command line sets no tunables: of the four promoted tiles, 128 x 192
 // (the default), 128 x 176, 128 x 128 and 128 x 64, the one whose rounds take the least time, counted as the
@@ -289,7 +291,6 @@ GEMM_HD long long schedule_time(const GemmShape& shape, const Config& c, int sms
 // either way, the 128 x 128 tile, which puts more SMs to work; and shapes whose 128 x 128 tiles leave
 // most SMs idle, the 128 x 64 tile: at 1024 x 1024, 128 of them in one round of 64 + 64 against
 // 32 units of two 128 x 128 tiles on 32 clusters in one round of 128 + 64.
-constexpr int kKTileOverheadCols = 64;
 constexpr int kSquareTileConfig = 3;  // kConfigs' 128 x 128 tile
 constexpr int kFittedTileConfig = 4;  // kConfigs' 128 x 176 tile
 constexpr int kNarrowTileConfig = 5;  // kConfigs' 128 x 64 tile

@@ -63,7 +63,7 @@ int run() {
   const gemm::CudaStream stream;
   return gemm::at_split_shapes(
       "stream_k_repeatable",
-      {gemm::GemmShape{264, 400, 8192}, gemm::GemmShape{768, 768, 8192}, gemm::GemmShape{512, 1024, 16384}},
+      {gemm::GemmShape{264, 400, 8192}, gemm::GemmShape{512, 1536, 16384}, gemm::GemmShape{512, 1024, 16384}},
       [&](const gemm::GemmShape& shape) {
         return step23::schedule_of(shape, step23::config_for_shape(shape, sms), sms).split_units > 0;
       },

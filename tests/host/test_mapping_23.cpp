@@ -197,7 +197,8 @@ TEST(Step23Schedule, IssueShapes) {
     int bn;
     bool split;
   };
-  for (const Expect& e : {Expect{{512, 1024, 16384}, 128, true}, Expect{{768, 768, 8192}, 64, true},
+  for (const Expect& e : {Expect{{512, 1536, 16384}, 192, true}, Expect{{512, 1024, 16384}, 176, true},
+                          Expect{{768, 768, 8192}, 64, false},
                           Expect{{264, 400, 8192}, 64, true}, Expect{{1024, 1024, 8192}, 64, false},
                           Expect{{1024, 1024, 16384}, 64, false}, Expect{{4096, 4096, 4096}, 176, false},
                           Expect{{8192, 8192, 8192}, 192, false}, Expect{{4088, 4104, 4096}, 176, false},
