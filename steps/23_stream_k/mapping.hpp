@@ -255,12 +255,12 @@ GEMM_HD int arrival_of(const Schedule& s, int unit, int rank, int consumer, cons
 constexpr int kPartialRun = 4;  // floats a lane writes or reads at once (16 bytes)
 GEMM_HD constexpr int partial_index(int lane, int reg) { return (reg / kPartialRun) * kWarpSize * kPartialRun + lane * kPartialRun + reg % kPartialRun; }
 
-// A split schedule's time in grid_time's unit times k-tiles: the whole rounds, the longest run of
-// split k-tiles, and a fixed time, measured (the log, step 23), not adding up alone (about 4): with the
-// same tile, splitting lost where it saved 21 k-tiles of 192 columns, won where it saved 32 of 128: as long as
-// kFixupKTiles of the 128 x 128 tile, so more of a narrower one (kKTileOverheadCols: config_for_shape).
-constexpr int kFixupKTiles = 28, kFixupTileCols = 128, kKTileOverheadCols = 64;
-GEMM_HD int fixup_k_tiles(const Config& c) { return ceil_div(kFixupKTiles * (kFixupTileCols + kKTileOverheadCols), c.bn + kKTileOverheadCols); }
+// A split schedule's time in grid_time's unit times k-tiles: the whole rounds, the longest run of split
+// k-tiles, and a fixed time, measured (the log, step 23), not adding up alone (about 4): as long as
+// kFixupKTiles k-tiles of the 128 x 128 tile, so more of a narrower one (kKTileOverheadCols: config_for_shape).
+// Tiles wider than kSplitMaxCols are not split: their split kernels keep a stack frame, and ran slower than counted.
+constexpr int kFixupKTiles = 28, kSplitMaxCols = 128, kKTileOverheadCols = 64;
+GEMM_HD int fixup_k_tiles(const Config& c) { return ceil_div(kFixupKTiles * (kSplitMaxCols + kKTileOverheadCols), c.bn + kKTileOverheadCols); }
 GEMM_HD long long split_time(const Schedule& s, const Config& c) {  // narrow units count whole
   return kNarrowUnitsPerWhole * ((long long)(s.whole_units / s.clusters) * s.k_tiles +
                                  ceil_div(int(split_k_tiles(s)), s.clusters) + fixup_k_tiles(c));
@@ -269,7 +269,7 @@ GEMM_HD long long split_time(const Schedule& s, const Config& c) {  // narrow un
 GEMM_HD Schedule schedule_of(const GemmShape& shape, const Config& c, int sms) {
   const int count = units(shape, c), fit = sms / c.cluster;
   const Schedule whole{persistent_clusters(shape, c, sms), count, 0, k_tiles(shape, c)};
-  if (count % fit == 0) return whole;
+  if (count % fit == 0 || c.bn > kSplitMaxCols) return whole;
   const Schedule split{fit, count / fit * fit, count % fit, k_tiles(shape, c)};
   return split_time(split, c) < (long long)grid_time(shape, c, sms) * whole.k_tiles ? split : whole;
 }

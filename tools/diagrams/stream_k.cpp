@@ -16,7 +16,7 @@ namespace {
 // the kernel's own loop), the split units' pieces in a colour per unit.
 std::string stream_k_23() {
   using namespace step23;
-  const GemmShape shape{512, 1536, 16384};
+  const GemmShape shape{512, 1024, 16384};
   const Config c = config_for_shape(shape, kDiagramSms);
   const Schedule split = schedule_of(shape, c, kDiagramSms);
   const int count = units(shape, c), kt = split.k_tiles;
