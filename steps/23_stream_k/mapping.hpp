@@ -257,10 +257,10 @@ GEMM_HD constexpr int partial_index(int lane, int reg) { return (reg / kPartialR
 
 // A split schedule's time in grid_time's unit times k-tiles: the whole rounds, the longest run of split
 // k-tiles, and a fixed time, measured (the log, step 23), not adding up alone (about 4): as long as
-// kFixupKTiles k-tiles of the 128 x 128 tile, so more of a narrower one (kKTileOverheadCols: config_for_shape).
+// kFixupKTiles k-tiles of the kFixupTileCols-wide tile, so more of a narrower one (kKTileOverheadCols: config_for_shape).
 // Tiles wider than kSplitMaxCols are not split: their split kernels keep a stack frame, and ran slower than counted.
-constexpr int kFixupKTiles = 28, kSplitMaxCols = 128, kKTileOverheadCols = 64;
-GEMM_HD int fixup_k_tiles(const Config& c) { return ceil_div(kFixupKTiles * (kSplitMaxCols + kKTileOverheadCols), c.bn + kKTileOverheadCols); }
+constexpr int kFixupKTiles = 28, kFixupTileCols = 128, kSplitMaxCols = 128, kKTileOverheadCols = 64;
+GEMM_HD int fixup_k_tiles(const Config& c) { return ceil_div(kFixupKTiles * (kFixupTileCols + kKTileOverheadCols), c.bn + kKTileOverheadCols); }
 GEMM_HD long long split_time(const Schedule& s, const Config& c) {  // narrow units count whole
   return kNarrowUnitsPerWhole * ((long long)(s.whole_units / s.clusters) * s.k_tiles +
                                  ceil_div(int(split_k_tiles(s)), s.clusters) + fixup_k_tiles(c));

@@ -208,6 +208,10 @@ TEST(Step23Schedule, IssueShapes) {
     EXPECT_EQ(c.bn, e.bn);
     EXPECT_EQ(step23::schedule_of(e.shape, c, kSms).split_units > 0, e.split);
   }
+  // The fix-up is a time: kFixupKTiles k-tiles of the 128-column tile, 28 x (128 + 64) / (64 + 64)
+  // of the 64-column tile (768 x 768 x 8192 measured about 38 to 43, the log, step 23).
+  EXPECT_EQ(step23::fixup_k_tiles(kConfigs[step23::kSquareTileConfig]), step23::kFixupKTiles);
+  EXPECT_EQ(step23::fixup_k_tiles(kConfigs[step23::kNarrowTileConfig]), 42);
   for (const GemmShape& shape : shapes())  // the tiles wider than kSplitMaxCols are never split
     for (const Config& c : kConfigs)
       if (c.bn > step23::kSplitMaxCols) EXPECT_EQ(step23::schedule_of(shape, c, kSms).split_units, 0) << name(shape);
