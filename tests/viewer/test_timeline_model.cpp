@@ -292,9 +292,10 @@ TEST(TimelineModel, StagesAndParitiesAreTheKernelsCounters) {
 TEST(TimelineModel, StreamKPiecesMultiplyTheirOwnKTiles) {
   // Step 23 at a shape it splits: every block's walk multiplies, tile after tile, the k-tiles its plan
   // gives it (a piece's kt_begin .. kt_end - 1, a whole unit's all), ends a promotion interval at each
-  // piece's last k-tile, and finds nothing wrong.
+  // piece's last k-tile, and finds nothing wrong. The 128 x 128 tile, which it splits there (tiles
+  // wider than kSplitMaxCols are never split).
   const gemm::TracedProgram& p = program("23_stream_k");
-  const TraceProblem problem = problem_for(p, {1024, 1024, 8192}, 132, p.configs[0]);
+  const TraceProblem problem = problem_for(p, {1024, 1024, 8192}, 132, p.configs[step23::kSquareTileConfig]);
   const gv::TimelineView first = gv::timeline_view(p, problem, 0, 2);
   ASSERT_TRUE(first.persistent);
   ASSERT_GT(first.plan.split_units, 0) << "the shape is split";
