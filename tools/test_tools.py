@@ -19,6 +19,7 @@ import ladder  # noqa: E402
 import lesson  # noqa: E402
 import pictures  # noqa: E402
 import plot_fp8_accuracy  # noqa: E402
+import ptxas_notes  # noqa: E402
 import render_docs  # noqa: E402
 import results_lib  # noqa: E402
 
@@ -684,6 +685,38 @@ class LessonTest(unittest.TestCase):
     def test_an_unknown_step_is_bad_usage(self):
         with contextlib.redirect_stderr(io.StringIO()), self.assertRaises(SystemExit) as raised:
             lesson.main(["99"])
+        self.assertEqual(raised.exception.code, 2)
+
+
+class PtxasNotesTest(unittest.TestCase):
+    OUTPUT = ("ptxas info    : (C7511) Potential Performance Loss: wgmma.mma_async instructions are serialized due "
+              "to insufficient register resources for the wgmma pipeline in the function '_Z6kernelILi3EEvv'\n"
+              "ptxas info    : Used 168 registers\n"
+              "ptxas info    : (C7515) Potential Performance Loss: wgmma.mma_async instructions are serialized due "
+              "to non wgmma instructions defining accumulator registers of a wgmma between start and end of the "
+              "pipeline stage in the function '_Z6kernelILi1EEvv'\n")
+
+    def test_each_serialisation_note_is_read_with_its_kernel(self):
+        notes = ptxas_notes.parse_notes(self.OUTPUT)
+        self.assertEqual([(code, kernel) for code, kernel, _ in notes],
+                         [("C7511", "_Z6kernelILi3EEvv"), ("C7515", "_Z6kernelILi1EEvv")])
+        self.assertTrue(notes[0][2].startswith("wgmma.mma_async instructions are serialized due to insufficient"))
+        self.assertEqual(ptxas_notes.parse_notes("ptxas info    : Used 168 registers\n"), [])
+
+    def test_a_listed_kernel_is_named_once_per_note(self):
+        lines = ptxas_notes.lines_of("22_tile_width", ptxas_notes.parse_notes(self.OUTPUT * 2))
+        self.assertEqual(len(lines), 2)
+        self.assertTrue(all(line.startswith("22_tile_width C751") for line in lines))
+
+    def test_a_step_that_is_not_a_number_is_bad_usage(self):
+        with contextlib.redirect_stderr(io.StringIO()), self.assertRaises(SystemExit) as raised:
+            ptxas_notes.main(["twenty-two"])
+        self.assertEqual(raised.exception.code, 2)
+
+    def test_a_build_without_compile_commands_is_bad_usage(self):
+        with tempfile.TemporaryDirectory() as build, contextlib.redirect_stderr(io.StringIO()), \
+                self.assertRaises(SystemExit) as raised:
+            ptxas_notes.main(["--build", build, "22"])
         self.assertEqual(raised.exception.code, 2)
 
 
