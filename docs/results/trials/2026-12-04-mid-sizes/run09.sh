@@ -1,0 +1,19 @@
+#!/bin/bash
+# Trial: step 18 with 128 x 144 and 128 x 160 tiles (NT, beta = 0; the last slice ends at the tile's edge) at 1536^3.
+mkdir -p t head && tar xf .dev/t144.tar -C t && tar xf .dev/head18.tar -C head
+T=t/bin/18_tma_store_epilogue; H=head/bin/18_tma_store_epilogue
+P="--param BM=128 --param BK=64 --param STAGES=4 --param GROUP_M=16 --param CLUSTER=2"
+nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.draw,temperature.gpu --format=csv,noheader > $OUT/gpu.txt
+{
+echo "== correctness (NT, beta 0)"
+for bn in 144 160; do for d in "bf16 bf16" "bf16 f32" "f16 f16"; do set -- $d
+  timeout 100 $T --check-only $P --param BN=$bn --shapes 1536,1000x1000x1000,264x520x64,1536x1600x512,130x200x64 --dtype $1 --layout nt --out $2; echo "rc=$?"; done; done
+} > $OUT/check.log 2>&1
+{
+for round in 1 2; do
+  for d in "bf16 bf16" "bf16 f32" "f16 f16" "f16 f32"; do set -- $d
+    echo "== round $round HEAD by shape, $1 nt $2"; timeout 60 $H --shapes 1536 --dtype $1 --layout nt --out $2 --reps 30 --warmup 5 | grep -E "^ +[0-9]"
+    for bn in 144 160; do echo "== round $round TRIAL BN=$bn, $1 nt $2"; timeout 60 $T $P --param BN=$bn --shapes 1536 --dtype $1 --layout nt --out $2 --reps 30 --warmup 5 | grep -E "^ +[0-9]"; done
+  done
+done
+} > $OUT/bench.log 2>&1
