@@ -88,6 +88,8 @@ def main(argv=None):
     parser.add_argument("--build", default=os.path.join(ROOT, "build"), help="a configured build folder")
     parser.add_argument("--against", help="an earlier list (this tool's output): exit 1 where a kernel gains a note")
     args = parser.parse_args(argv)
+    if args.against and not os.path.exists(args.against):
+        usage_error(f"{args.against} not found")  # before the steps are compiled, which takes a minute each
     lines = []
     for step in args.steps:
         if not step.isdigit():
@@ -97,8 +99,6 @@ def main(argv=None):
         print(line)
     if not args.against:
         return 0
-    if not os.path.exists(args.against):
-        usage_error(f"{args.against} not found")
     before = {line.strip() for line in open(args.against) if line.strip()}
     new = [line for line in lines if line not in before]
     for line in new:

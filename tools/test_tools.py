@@ -713,6 +713,13 @@ class PtxasNotesTest(unittest.TestCase):
             ptxas_notes.main(["twenty-two"])
         self.assertEqual(raised.exception.code, 2)
 
+    def test_a_missing_earlier_list_is_bad_usage_before_any_compile(self):
+        with tempfile.TemporaryDirectory() as build, contextlib.redirect_stderr(io.StringIO()) as err, \
+                self.assertRaises(SystemExit) as raised:
+            ptxas_notes.main(["--build", build, "22", "--against", os.path.join(build, "none.txt")])
+        self.assertEqual(raised.exception.code, 2)
+        self.assertIn("none.txt not found", err.getvalue())
+
     def test_a_build_without_compile_commands_is_bad_usage(self):
         with tempfile.TemporaryDirectory() as build, contextlib.redirect_stderr(io.StringIO()), \
                 self.assertRaises(SystemExit) as raised:
