@@ -1,0 +1,26 @@
+#!/bin/bash
+# Trial: 16-bit inputs through step 23's kernel (K counted in bytes, promotion off, wgmma m64nNk16), NT,
+# against main's step 18 (NT) and cuBLAS, at the mid sizes of #53.
+mkdir -p t head && tar xf .dev/t16.tar -C t && tar xf .dev/main1823.tar -C head
+T=t/bin/23_stream_k; H=head/bin/18_tma_store_epilogue
+export GEMM_TRIAL_16BIT=1
+nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.draw,temperature.gpu --format=csv,noheader > $OUT/gpu.txt
+{
+echo "== correctness, by shape"
+for d in "bf16 bf16 0" "bf16 f32 0.5" "f16 f16 0" "f16 f32 0.5" "bf16 bf16 0.5"; do set -- $d
+  timeout 120 $T --check-only --shapes 104x296x8,264x520x136,1000x1000x1000,4088x4104x64,264x400x8192,512x1024x16384,1024x1024x8192,1536,130x200x64 --dtype $1 --layout nt --out $2 --beta $3; echo "rc=$?"
+done
+echo "== correctness, each tile by name"
+for p in "BN=192 --param PROMOTE=1" "BN=128 --param STAGES=6" "BN=176 --param STAGES=5" "BN=64 --param STAGES=8 --param CLUSTER=1"; do
+  timeout 120 $T --check-only --param $p --shapes 104x296x8,1000x1000x1000,4088x4104x64,264x400x8192 --dtype bf16 --layout nt --out f32 --beta 0.5; echo "rc=$?"
+done
+} > $OUT/check.log 2>&1
+S=1024,1536,2048,3072,4088x4104x4096,512x4096x4096,1024x1024x8192,4096,8192
+{
+for round in 1 2; do
+  for d in "bf16 bf16" "bf16 f32" "f16 f16" "f16 f32"; do set -- $d
+    echo "== round $round MAIN step 18 by shape, $1 nt $2"; timeout 120 $H --shapes $S --dtype $1 --layout nt --out $2 --reps 30 --warmup 5 | grep -E "^ +[0-9]"
+    echo "== round $round TRIAL 23 16-bit by shape, $1 nt $2"; timeout 120 $T --shapes $S --dtype $1 --layout nt --out $2 --reps 30 --warmup 5 | grep -E "^ +[0-9]"
+  done
+done
+} > $OUT/bench.log 2>&1
