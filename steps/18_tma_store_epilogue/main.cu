@@ -18,7 +18,7 @@ int main(int argc, char** argv) {
   };
   step.launch = step18::launch;
   step.kernel = gemm::same_kernel_for_every_problem(step18::kernel_for);
-  // Without --param, the tile is chosen by shape: 128 x 128 or 128 x 64 where the default's tiles
+  // Without --param, the tile is chosen by shape: 128 x 128 or 64 x 128 where the default's tiles
   // would fill a single round on a fraction of the SMs (mapping.hpp, config_for_shape).
   step.params_for_shape = [](const gemm::GemmShape& shape, gemm::Layout layout, const gemm::Params&,
                              const gemm::GpuLimits& gpu) {  // sm_90a alone: every tile fits (config_rule)

@@ -75,7 +75,7 @@ GEMM_HD constexpr int threads(const Config& c) { return (1 + consumers(c)) * kWa
 // The compiled configurations; the first is the default (the measured best on the H100, see
 // docs/18-tma-store-epilogue.md). The next three differ from it in one tunable each, so that each can be
 // tried alone (--param GROUP_M=8, CLUSTER=1 or STAGES=3); the next two are the 128 x 128 and
-// 128 x 64 tiles that small shapes run (config_for_shape), whose smaller stages allow 6 and 8; the
+// 64 x 128 tiles that small shapes run (config_for_shape), whose smaller stages allow 6 and 8; the
 // last the 128 x 192 tile that fills the rounds of some mid shapes better (4 stages, as the default).
 constexpr Config kConfigs[] = {
     {128, 256, 64, 4, 16, 2},
@@ -83,7 +83,7 @@ constexpr Config kConfigs[] = {
     {128, 256, 64, 4, 16, 1},
     {128, 256, 64, 3, 16, 2},
     {128, 128, 64, 6, 8, 1},
-    {128, 64, 64, 8, 8, 1},
+    {64, 128, 64, 8, 8, 1},
     {128, 192, 64, 4, 16, 2},
 };
 constexpr int kConfigCount = int(sizeof(kConfigs) / sizeof(kConfigs[0]));
@@ -184,12 +184,12 @@ GEMM_HD int grid_time(const GemmShape& shape, const Config& c, int sms) {
 // only round. Where the default takes a single round (no more units than the GPU has SM pairs),
 // a smaller tile without clusters puts more SMs to work on the same area; where it takes several,
 // every SM is busy either way and the default's wider tile, with fewer shared-memory reads per
-// multiply-add, is faster. The 128 x 128 tile (a quarter of a unit), or the 128 x 64 one where even
+// multiply-add, is faster. The 128 x 128 tile (a quarter of a unit), or the 64 x 128 one where even
 // 128 x 128 tiles would give at most half of the SMs a block, provided the stored rows of A and B
-// are whole 128-byte lines (a multiple of 64 elements): with rows that are not, each 128-byte row
-// of a copy's box straddles two lines, which the narrow tile, with the least reuse of each copy,
-// pays for most. The rule is the one that fits the H100's measurements of these tiles at small,
-// ragged and large shapes in every layout (docs/performance-log.md, step 18, "the tile by shape").
+// are whole 128-byte lines (else each row of a copy's box straddles two lines, which the smallest
+// tile, with the least reuse of each copy, pays for most). 64 x 128, not 128 x 64: its one consumer
+// reads 24 KB of shared memory a k-tile (n = 128), two consumers of 64 columns 32 KB for the same
+// products (docs/performance-log.md, step 18: "the tile by shape", then "a 64 x 128 tile").
 //
 // Then, at any size, the 128 x 192 tile where its rounds fit the shape so much better that they
 // take at least kThreeQuarterTileMargin percent less time, counted as the grid's time (grid_time)
@@ -198,13 +198,13 @@ GEMM_HD int grid_time(const GemmShape& shape, const Config& c, int sms) {
 // clusters, each three quarters as long. At about equal time so counted it measured a little
 // slower (6144^3, 8192^3), hence the margin (docs/performance-log.md, step 18, version 12).
 constexpr int kSmallTileConfig = 4;          // kConfigs' 128 x 128 tile
-constexpr int kNarrowTileConfig = 5;         // kConfigs' 128 x 64 tile
+constexpr int kShortTileConfig = 5;          // kConfigs' 64 x 128 tile
 constexpr int kThreeQuarterTileConfig = 6;   // kConfigs' 128 x 192 tile
 constexpr int kThreeQuarterTileMargin = 10;  // percent
 static_assert(kConfigs[kSmallTileConfig].bn == 128 && kConfigs[kSmallTileConfig].cluster == 1,
               "kSmallTileConfig names the 128 x 128 tile");
-static_assert(kConfigs[kNarrowTileConfig].bn == 64 && kConfigs[kNarrowTileConfig].cluster == 1,
-              "kNarrowTileConfig names the 128 x 64 tile");
+static_assert(kConfigs[kShortTileConfig].bm == 64 && kConfigs[kShortTileConfig].bn == 128 && kConfigs[kShortTileConfig].cluster == 1,
+              "kShortTileConfig names the 64 x 128 tile");
 static_assert(kConfigs[kThreeQuarterTileConfig].bn == 192, "kThreeQuarterTileConfig names the 128 x 192 tile");
 // The stored rows (leading dimensions) of A and B: K or M for A, N or K for B, by layout.
 GEMM_HD constexpr bool rows_are_whole_lines(const GemmShape& s, Layout layout) {
@@ -220,7 +220,7 @@ inline Config config_for_shape(const GemmShape& shape, Layout layout, int sms) {
   const Config& small = kConfigs[kSmallTileConfig];
   Config chosen = wide;
   if (units(shape, wide) <= sms / wide.cluster)
-    chosen = 2 * tiles(shape, small) <= sms && rows_are_whole_lines(shape, layout) ? kConfigs[kNarrowTileConfig] : small;
+    chosen = 2 * tiles(shape, small) <= sms && rows_are_whole_lines(shape, layout) ? kConfigs[kShortTileConfig] : small;
   const Config& three_quarter = kConfigs[kThreeQuarterTileConfig];
   if (counted_time(shape, three_quarter, sms) * (100 + kThreeQuarterTileMargin) < counted_time(shape, chosen, sms) * 100)
     return three_quarter;

@@ -188,21 +188,21 @@ TEST(Mapping18, NarrowTilesAreTheLastColumnDealtLast) {
 }
 
 // Without --param the tile is chosen by shape: a smaller tile exactly where the default fills a
-// single round of the SMs in pairs (128 x 64 where 128 x 128 would give at most half of the SMs a
+// single round of the SMs in pairs (64 x 128 where 128 x 128 would give at most half of the SMs a
 // block and the stored rows are whole 128-byte lines, else 128 x 128), the default where it takes
 // several.
 TEST(Mapping18, TileChosenByShapeWhereTheDefaultTakesOneRound) {
   const Config& wide = step18::kConfigs[0];
   const Config& small = step18::kConfigs[step18::kSmallTileConfig];
-  const Config& narrow = step18::kConfigs[step18::kNarrowTileConfig];
+  const Config& short_tile = step18::kConfigs[step18::kShortTileConfig];
   const Config& three_quarter = step18::kConfigs[step18::kThreeQuarterTileConfig];
   ASSERT_STREQ(step18::config_rule(small), "");
-  ASSERT_STREQ(step18::config_rule(narrow), "");
+  ASSERT_STREQ(step18::config_rule(short_tile), "");
   ASSERT_STREQ(step18::config_rule(three_quarter), "");
   constexpr int kSms = 132;  // H100 SXM: 66 pairs
   if (wide.bm == 128 && wide.bn == 256 && wide.cluster == 2) {
     for (Layout layout : kLayouts) {
-      EXPECT_EQ(step18::config_for_shape({1024, 1024, 1024}, layout, kSms), narrow);  // 64 small tiles
+      EXPECT_EQ(step18::config_for_shape({1024, 1024, 1024}, layout, kSms), short_tile);  // 64 small tiles
       EXPECT_EQ(step18::config_for_shape({1000, 1000, 1000}, layout, kSms), small);   // rows of 2000 bytes
       EXPECT_EQ(step18::config_for_shape({1088, 1088, 1088}, layout, kSms), small);   // 81 small tiles
       EXPECT_EQ(step18::config_for_shape({2048, 2048, 2048}, layout, kSms), small);   // 8 x 8 units
@@ -224,8 +224,8 @@ TEST(Mapping18, TileChosenByShapeWhereTheDefaultTakesOneRound) {
     // K = 1000 leaves A's rows (and B's, in NT) short of whole lines; in TN A's rows are M long.
     EXPECT_EQ(step18::config_for_shape({1024, 1024, 1000}, Layout::nn, kSms), small);
     EXPECT_EQ(step18::config_for_shape({1024, 1024, 1000}, Layout::nt, kSms), small);
-    EXPECT_EQ(step18::config_for_shape({1024, 1024, 1000}, Layout::tn, kSms), narrow);
-    EXPECT_EQ(step18::config_for_shape({1000, 1024, 1024}, Layout::nn, kSms), narrow);
+    EXPECT_EQ(step18::config_for_shape({1024, 1024, 1000}, Layout::tn, kSms), short_tile);
+    EXPECT_EQ(step18::config_for_shape({1000, 1024, 1024}, Layout::nn, kSms), short_tile);
     EXPECT_EQ(step18::config_for_shape({1000, 1024, 1024}, Layout::tn, kSms), small);
   }
   for (Layout layout : kLayouts)
@@ -236,7 +236,7 @@ TEST(Mapping18, TileChosenByShapeWhereTheDefaultTakesOneRound) {
           const Config chosen = step18::config_for_shape(s, layout, sms);
           const int rounds = gemm::ceil_div(step18::units(s, wide), sms / wide.cluster);
           const Config base = rounds > 1 ? wide
-                              : 2 * step18::tiles(s, small) <= sms && step18::rows_are_whole_lines(s, layout) ? narrow
+                              : 2 * step18::tiles(s, small) <= sms && step18::rows_are_whole_lines(s, layout) ? short_tile
                                                                                                          : small;
           // The three-quarter tile only where it is counted at least the margin faster.
           const long long others = step18::counted_time(s, base, sms), its = step18::counted_time(s, three_quarter, sms);
