@@ -1,5 +1,5 @@
 // What the split steps' repeatability tests share (split_repeatable.cu for step 11,
-// stream_k_repeatable.cu for step 23): a split tile is added up by whichever sharer finishes last,
+// stream_k_repeatable.hpp for the stream-K steps): a split tile is added up by whichever sharer finishes last,
 // so each test launches its step many times on the same inputs and requires every C to be the same
 // to the bit as the first launch's, at the shapes the step splits on this GPU.
 #pragma once
