@@ -79,6 +79,9 @@ struct PipelineSpec {
   int consumers = 0, consumer_warps = 0;  // consumer warpgroups and their warps (the tma_one_warpgroup kind: its warps)
   int cluster = 1, empty_arrivals = 0;    // blocks per cluster; arrivals that complete a phase of empty[stage]
   std::vector<bool> promotion_ends;       // per k-tile of a tile (FP8 steps; empty: no promotion)
+  // Each k-tile's sum added while the next k-tile's products run, into a second interval sum (step
+  // 24's overlapped_promotion); else after the k-tile's own products, the tensor cores waiting.
+  bool promotion_under_next_k_tile = false;
   bool can_store_under_next_tile = false;  // the step stores a tile under the next one's first products where it can
   bool epilogue_under_next_tile = false;    // and does so for this problem and output (stores_under_next_tile)
   int out_bytes = 4;                        // the output that decision is for
@@ -188,6 +191,7 @@ constexpr int kCountedTime = 2;    // counted_time, which config_for_shape compa
 constexpr int kPromotion = 4;      // promotion_ends (the FP8 steps)
 constexpr int kUnderNextTile = 8;  // stores_under_next_tile (from step 20 on)
 constexpr int kStreamK = 16;       // schedule_of, cluster_work: the last round's k-tiles shared out (step 23)
+constexpr int kOverlappedPromotion = 32;  // overlapped_promotion: a k-tile promoted under the next one's products (step 24)
 
 // The persistent steps: the grid, planned for p.sms SMs (else `trace_sms`, as the traces plan it), each
 // block's tiles (unit_of, rank_of, tile_at).
@@ -265,6 +269,7 @@ PipelineSpec persistent_pipeline(const TraceProblem& p, const Config& c, int blo
       spec.promotion_ends.push_back(ends);
     }
   }
+  if constexpr ((kHas & kOverlappedPromotion) != 0) spec.promotion_under_next_k_tile = overlapped_promotion(c);
   if constexpr ((kHas & kUnderNextTile) != 0) {
     spec.can_store_under_next_tile = true;
     spec.epilogue_under_next_tile = stores_under_next_tile(c, p.shape, p.beta, out_bytes);

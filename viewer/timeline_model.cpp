@@ -241,7 +241,7 @@ struct MBarrier {
 struct Op {
   enum Kind { wait_empty, fill, drain_wait, wait_full, multiply, products_wait, release, promote, epilogue, barrier } kind;
   int j = -1;     // the block's k-tile (the epilogue: the tile)
-  int count = 0;  // products_wait: groups left in flight
+  int count = 0;  // products_wait: groups left in flight; promote: 1 where it runs under the next k-tile's products
 };
 
 void walk_mbarriers(const PipelineSpec& s, Timeline& t, double latency) {
@@ -283,6 +283,17 @@ void walk_mbarriers(const PipelineSpec& s, Timeline& t, double latency) {
         consumer.push_back({Op::wait_full, j});
         consumer.push_back({Op::multiply, j});
         if (s.epilogue_under_next_tile && kt == 0 && pending >= 0) consumer.push_back({Op::epilogue, pending}), pending = -1;
+        if (s.promotion_under_next_k_tile) {
+          // Step 24 (multiply_tile_overlapped, promote_previous): with k-tile j's products issued, the
+          // wait for the k-tile before (one group left in flight), its stage handed back, its sum added.
+          if (previous >= 0) {
+            consumer.push_back({Op::products_wait, -1, 1});
+            consumer.push_back({Op::release, previous});
+            consumer.push_back({Op::promote, previous, 1});
+          }
+          previous = j;
+          continue;
+        }
         // The kernel's promotion_ends with the piece's count: a piece's last k-tile ends an interval
         // as a whole tile's last does.
         const bool ends = !s.promotion_ends.empty() &&
@@ -301,6 +312,7 @@ void walk_mbarriers(const PipelineSpec& s, Timeline& t, double latency) {
         }
       }
       consumer.push_back({Op::products_wait, -1, 0});
+      if (s.promotion_under_next_k_tile && previous >= 0) consumer.push_back({Op::promote, previous});  // the last k-tile's
       if (previous >= 0) consumer.push_back({Op::release, previous});
       if (s.tiles[size_t(tile)].outside) continue;  // below C: nothing to store
       if (s.epilogue_under_next_tile) pending = tile;
@@ -468,8 +480,12 @@ void walk_mbarriers(const PipelineSpec& s, Timeline& t, double latency) {
       case Op::promote:
         chart.bar(consumer_row, consumer_time, consumer_time + kPromotion, BarKind::promotion, tile_of(t, op.j),
                   k_tile_of(t, op.j), op.j, "+",
-                  format("promotion after %s (promotion_ends): the tensor cores' interval sum added into the f32 "
-                         "accumulators; the next wgmma waits for it", k_tile_name(t, op.j).c_str()));
+                  op.count == 1
+                      ? format("promotion of %s under the next k-tile's products (overlapped_promotion): its interval "
+                               "sum added into the f32 accumulators while the tensor cores fill the other sum",
+                               k_tile_name(t, op.j).c_str())
+                      : format("promotion after %s (promotion_ends): the tensor cores' interval sum added into the f32 "
+                               "accumulators; the next wgmma waits for it", k_tile_name(t, op.j).c_str()));
         consumer_time += kPromotion;
         return true;
       case Op::epilogue: {
@@ -811,8 +827,13 @@ TimelineView timeline_view(const TracedProgram& program, const TraceProblem& pro
   if (!s.promotion_ends.empty()) {
     int intervals = 0;
     for (bool end : s.promotion_ends) intervals += end;
-    v.header.push_back(format("promotion: %d interval%s a tile (promotion_ends), each closed by wgmma.wait_group 0 and "
-                              "the sum added in f32", intervals, intervals == 1 ? "" : "s"));
+    if (s.promotion_under_next_k_tile)
+      v.header.push_back(format("promotion: %d interval%s a tile, each k-tile's sum added in f32 under the next k-tile's "
+                                "products, into two interval sums in turn (overlapped_promotion; wgmma.wait_group 1)",
+                                intervals, intervals == 1 ? "" : "s"));
+    else
+      v.header.push_back(format("promotion: %d interval%s a tile (promotion_ends), each closed by wgmma.wait_group 0 "
+                                "and the sum added in f32", intervals, intervals == 1 ? "" : "s"));
   }
   if (s.can_store_under_next_tile)
     v.header.push_back(format("%s output: %s", out_bytes == 2 ? "16-bit" : "f32",

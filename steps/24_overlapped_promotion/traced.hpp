@@ -47,9 +47,10 @@ struct Step24 {
 
 namespace gemm::traced {
 
-// What the timeline draws of its pipeline: step 23's.
+// What the timeline draws of its pipeline: step 23's, and a consumer alone in its block adding each
+// k-tile's sum under the next k-tile's products (overlapped_promotion).
 constexpr int kStep24Pipeline = pipelines::kNarrowTiles | pipelines::kCountedTime | pipelines::kPromotion |
-                                pipelines::kUnderNextTile | pipelines::kStreamK;
+                                pipelines::kUnderNextTile | pipelines::kStreamK | pipelines::kOverlappedPromotion;
 
 // Step 24 adds a tile's interval sums under the next k-tile's products where a consumer is alone in
 // its block, and otherwise is step 23: it is described as step 23's, with every function its own.

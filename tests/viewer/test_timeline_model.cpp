@@ -355,6 +355,34 @@ TEST(TimelineModel, PromotionAndTheEpilogueUnderTheNextTileAreTheSteps) {
       }
 }
 
+TEST(TimelineModel, Step24PromotesUnderTheNextKTile) {
+  // Step 24's 64 x 128 tile (one consumer, the tile it takes by shape at 1024 x 1024 x 8192): each
+  // k-tile's promotion but the tile's last runs while the next k-tile's products do, as
+  // multiply_tile_overlapped orders them; the tiles of two consumers (4096^3) promote as step 23's.
+  const gemm::TracedProgram& p = program("24_overlapped_promotion");
+  for (const GemmShape& shape : {GemmShape{1024, 1024, 8192}, GemmShape{2056, 4104, 512}, GemmShape{4096, 4096, 4096}}) {
+    SCOPED_TRACE(std::to_string(shape.m) + "x" + std::to_string(shape.n) + "x" + std::to_string(shape.k));
+    const TraceProblem problem = problem_for(p, shape, 132, {});
+    const step24::Config c = step24::config_from(problem.params);
+    const gv::TimelineView v = gv::timeline_view(p, problem, 0, 2);
+    ASSERT_EQ(v.spec.promotion_under_next_k_tile, step24::overlapped_promotion(c));
+    EXPECT_TRUE(v.timeline.hazards.empty()) << v.timeline.hazards.front();
+    std::map<int, const gv::TimelineBar*> products, promotions;  // by j
+    for (const gv::TimelineBar& bar : v.timeline.bars) {
+      if (bar.kind == gv::BarKind::products) products[bar.j] = &bar;
+      if (bar.kind == gv::BarKind::promotion) promotions[bar.j] = &bar;
+    }
+    ASSERT_EQ(promotions.size(), products.size()) << "one promotion a k-tile (PROMOTE = 1)";
+    for (size_t tile = 0; tile + 1 < v.timeline.first_j.size(); ++tile)
+      for (int j = v.timeline.first_j[tile]; j + 1 < v.timeline.first_j[tile + 1]; ++j) {
+        const gv::TimelineBar& next = *products.at(j + 1);
+        const bool under = promotions.at(j)->from >= next.from && promotions.at(j)->from < next.to;
+        EXPECT_EQ(under, v.spec.promotion_under_next_k_tile) << "k-tile j = " << j;
+      }
+  }
+  EXPECT_EQ(step24::config_for_shape({1024, 1024, 8192}, 132).bm, step24::kWgmmaM) << "one consumer there";
+}
+
 TEST(TimelineModel, Step22sWidthIsTheOneItsRoundsChoose) {
   // The configurations compared at 4096^3 on 132 SMs: the one marked chosen is config_for_shape's,
   // each with the step's own counted_time.
