@@ -163,6 +163,8 @@ PICTURES = [
     # stores C): two tiles of one block, the slices' stores overlapping the next tile's products.
     ("viewer-20-timeline.png", ["--panel", "timeline", "--step", "20_overlapped_epilogue", "--layout", "nt",
                                 "--shape", "256x256x512", "--sms", "2", "--out", "bf16", "--size", "1500x1400"]),
+    ("viewer-24-timeline.png", ["--panel", "timeline", "--step", "24_overlapped_promotion", "--layout", "nt",
+                                "--shape", "64x128x1024", "--sms", "2", "--out", "bf16", "--size", "1500x1400"]),
     # docs/viewer.md: the whole window, and the performance panel.
     ("viewer-all.png", ["--panel", "all", "--step", "09_warptiling", "--shape", "128x128x32", "--warp", "1",
                         "--iteration", "0", "--instruction", "11", "--theme", "light", "--font-scale", "1.5",

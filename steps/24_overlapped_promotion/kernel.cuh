@@ -404,10 +404,14 @@ struct Consumer {
   // The k-tiles of one tile for a consumer alone in its block, promoting every k-tile: the even
   // k-tiles' products go into the first interval sum, the odd ones' into the second. Once the next
   // k-tile's products are issued, the tensor cores work on them while the consumer waits for the
-  // k-tile before (one group left in flight) and adds its sum (promote_previous), so neither waits
-  // for the other. The loop takes the k-tiles in pairs, so that each sum is a register array of its
-  // own, named in the code: the registers a wgmma writes cannot be chosen at run time. As in
-  // multiply_tile, under_first_products runs under the first k-tile's products.
+  // k-tile before (one group left in flight) and adds its sum (promote_previous), so the tensor
+  // cores need not wait for an addition, but the tile's last. A wgmma's destination registers are
+  // fixed when it is compiled, so the code cannot pick the sum by kt % 2: the loop takes the
+  // k-tiles in pairs, each half naming its own array.
+  // Two details do nothing here and are kept for ptxas: under_first_products (in these kernels,
+  // which store after the tile, it only zeroes acc again) and the previous >= 0 test of
+  // promote_previous (multiply_k_tile's). At 255 registers, variants without them had their wgmma
+  // serialised (C7511, the performance log, step 24).
   template <int kCols, typename Under>
   __device__ __forceinline__ void multiply_tile_overlapped(int k_tile_count, Under&& under_first_products) {
     constexpr Config kCfg = kConfigs[kConfig];

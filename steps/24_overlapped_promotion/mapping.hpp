@@ -3,7 +3,7 @@
 //
 // Step 23's mapping with one change: the 64 x 128 tile, one consumer warpgroup, in place of the
 // 128 x 64 tile of two (kShortTileConfig). Alone in its block, a consumer that promotes as step 23's
-// do would leave the tensor cores idle while it adds; this step's adds one k-tile's sum while the
+// do would leave the tensor cores idle while it adds; this step's consumer adds one k-tile's sum while the
 // next k-tile's products run (overlapped_promotion), which needs a second interval sum, so the
 // tile is stored after it and never split (stores_under_next_tile, schedule_of).
 // As in step 19: e4m3 (or e5m2 for A) times e4m3, BK = 128 and wgmma m64nNk32, both operands
@@ -85,11 +85,11 @@ GEMM_HD constexpr int interval_sums(const Config& c) { return overlapped_promoti
 // widest tile whose two sets fit a consumer's 240 registers (kernel.cuh). The second is the same
 // without promotion (the accuracy lesson: --param PROMOTE=0), the third promotes every 4 k-tiles;
 // the fourth is the 128 x 128 tile that fills the rounds of some shapes better (config_for_shape),
-// whose smaller stages allow 6; the fifth (this step) the 128 x 176 tile, which at 4096^3 takes the
+// whose smaller stages allow 6; the fifth (step 22) the 128 x 176 tile, which at 4096^3 takes the
 // 192-column tile's 6 rounds with 8% fewer columns, and 5 stages (38 KB each); the sixth (this
-// step) the 64 x 128 tile, a block per tile (clusters of one: measured a little faster than two at
-// the small shapes it serves, the log, step 22), 8 stages of 24 KB, one consumer with two interval
-// sums (overlapped_promotion): 192 accumulator registers of the 256 it may take.
+// step) the 64 x 128 tile, a block per tile (clusters of one, as step 22's 128 x 64 tile it
+// replaces, which measured a little faster so), 8 stages of 24 KB, one consumer with two interval
+// sums (overlapped_promotion): 192 accumulator registers of the 255 a thread may have.
 constexpr Config kConfigs[] = {
     {128, 192, 128, 4, 16, 2, 1},
     {128, 192, 128, 4, 16, 2, 0},
@@ -99,7 +99,7 @@ constexpr Config kConfigs[] = {
     {64, 128, 128, 8, 16, 1, 1},
 };
 constexpr int kConfigCount = int(sizeof(kConfigs) / sizeof(kConfigs[0]));
-constexpr int kFittedTileCols = 176;  // this step's tile width
+constexpr int kFittedTileCols = 176;  // step 22's tile width
 
 GEMM_HD constexpr int a_tile_bytes(const Config& c) { return c.bm * c.bk * kElementBytes; }
 GEMM_HD constexpr int b_tile_bytes(const Config& c) { return c.bn * c.bk * kElementBytes; }
@@ -592,7 +592,7 @@ GEMM_HD bool whole_run(int col, const GemmShape& s) { return col + kRun <= s.n &
 // at 96% of cuBLASLt at 4096^3 with uniform addresses and 101% without, after the tile with them
 // at 103% (the performance log, step 22). So does this step's 64 x 128 tile, which serves shapes of
 // about one tile per block, with no next tile to hide a store under, and whose second interval sum
-// (overlapped_promotion) holds the registers the accumulators would free.
+// (overlapped_promotion) takes the registers that storing under the next tile would need.
 constexpr int kUnderNextTileMaxCols = 128;  // the widest tile that has the registers with both paths
 GEMM_HD constexpr bool epilogue_under_next_tile(const Config& c, int out_bytes, bool tma_only) {
   return c.promote > 0 && out_bytes == 2 && c.bn != kFittedTileCols && c.bn > kNarrowCols && !overlapped_promotion(c) &&
@@ -636,7 +636,7 @@ GEMM_HD bool stores_under_next_tile(const Config& c, const GemmShape& s, float b
 
 // Which kernels compute the A and B descriptors of the k-loop once, from the consumer's index made
 // warp-uniform, and add the stage's and the k-step's offsets to them (kernel.cuh), so that ptxas
-// keeps that arithmetic in uniform registers. Two kinds keep step 20's descriptors, rebuilt from the
+// keeps that arithmetic in uniform registers. Three kinds keep step 20's descriptors, rebuilt from the
 // stage's address at every k-step:
 // - the promoted tiles wider than 176 columns with both store paths compiled in (f32 output):
 //   there ptxas serialised the wgmmas (C7511) with the change. The 176-column tile has the room,
