@@ -263,6 +263,7 @@ void walk_mbarriers(const PipelineSpec& s, Timeline& t, double latency) {
   int last_multiplied_stage = -1;  // step 15: the stage whose products wgmma.wait_group 0 completes
   double producer_time = 0, consumer_time = 0, tensor_free = 0;
   std::vector<double> groups;  // completion times of the consumers' wgmma groups still in flight
+  std::vector<int> group_k_tiles;  // and the k-tile (j) of each
   int in_stages = 0;
   const std::string consumers = specialized ? format("the %d consumer warpgroup%s", s.consumers, s.consumers > 1 ? "s" : "")
                                             : std::string("the warpgroup");
@@ -366,6 +367,9 @@ void walk_mbarriers(const PipelineSpec& s, Timeline& t, double latency) {
     if (g.k_tile != j)
       t.hazards.push_back(format("%s is handed back from stage %d, which holds %s", k_tile_name(t, j).c_str(), st,
                                  k_tile_name(t, g.k_tile).c_str()));
+    if (std::find(group_k_tiles.begin(), group_k_tiles.end(), j) != group_k_tiles.end())
+      t.hazards.push_back(format("%s's stage %d is handed back while its wgmma may still read it (no wgmma.wait_group "
+                                 "has completed its group)", k_tile_name(t, j).c_str(), st));
     ++g.releases;
     --in_stages;
     const int phase = empty[size_t(st)].phases();
@@ -438,6 +442,7 @@ void walk_mbarriers(const PipelineSpec& s, Timeline& t, double latency) {
         const double issue = std::max(consumer_time, tensor_free);
         tensor_free = issue + kProducts;
         groups.push_back(tensor_free);
+        group_k_tiles.push_back(op.j);
         consumer_time = issue;
         const int tile = tile_of(t, op.j), kt = k_tile_of(t, op.j);
         chart.begin(st, issue, BarKind::reading, tile, kt, op.j, short_name(t, op.j),
@@ -458,6 +463,7 @@ void walk_mbarriers(const PipelineSpec& s, Timeline& t, double latency) {
         const size_t done = groups.size() > size_t(op.count) ? groups.size() - size_t(op.count) : 0;
         for (size_t i = 0; i < done; ++i) consumer_time = std::max(consumer_time, groups[i]);
         groups.erase(groups.begin(), groups.begin() + long(done));
+        group_k_tiles.erase(group_k_tiles.begin(), group_k_tiles.begin() + long(done));
         chart.mark(consumer_row, consumer_time, MarkKind::products_wait,
                    op.count == 0 ? std::string("wgmma.wait_group 0: every product issued is done")
                                  : format("wgmma.wait_group %d: the newest k-tile's products may still run, the one "
