@@ -536,4 +536,42 @@ void expect_store_path_follows_the_problem(KernelChoice kernel_choice) {
   EXPECT_GT(read_back, 0);
 }
 
+// A stream-K schedule (the steps from 23 on: Step's schedule_of, k_tiles, units, cluster_work,
+// kMaxPieces): every (unit, k-tile) once, over every cluster's work, for every shape, compiled
+// configuration and GPU size; a whole unit's k-tiles all in one work item, at most kMaxPieces pieces
+// of split units a run, and no more clusters than fit the SMs.
+template <typename Step>
+void expect_every_k_tile_of_every_unit_once(const std::vector<GemmShape>& shapes) {
+  for (const GemmShape& shape : shapes)
+    for (const auto& c : Step::kConfigs)
+      for (const int sms : {132, 114, 16}) {
+        const auto s = Step::schedule_of(shape, c, sms);
+        SCOPED_TRACE(std::to_string(shape.m) + "x" + std::to_string(shape.n) + "x" + std::to_string(shape.k) +
+                     " BM=" + std::to_string(c.bm) + " BN=" + std::to_string(c.bn) + " sms=" + std::to_string(sms));
+        ASSERT_EQ(s.k_tiles, Step::k_tiles(shape, c));
+        ASSERT_EQ(s.whole_units + s.split_units, Step::units(shape, c));
+        ASSERT_LT(s.split_units, s.clusters + (s.split_units == 0 ? 1 : 0));
+        ASSERT_LE(s.clusters * c.cluster, sms);
+        std::vector<int> covered(size_t(Step::units(shape, c)) * size_t(s.k_tiles), 0);
+        for (int q = 0; q < s.clusters; ++q) {
+          int pieces = 0;
+          for (const auto& w : Step::cluster_work(s, q)) {
+            ASSERT_LT(w.kt_begin, w.kt_end);
+            ASSERT_LE(w.kt_end, s.k_tiles);
+            if (w.piece >= 0) {
+              ++pieces;
+              ASSERT_GE(w.unit, s.whole_units);
+            } else {
+              ASSERT_LT(w.unit, s.whole_units);
+              ASSERT_EQ(w.kt_begin, 0);
+              ASSERT_EQ(w.kt_end, s.k_tiles);
+            }
+            for (int kt = w.kt_begin; kt < w.kt_end; ++kt) ++covered[size_t(w.unit) * size_t(s.k_tiles) + size_t(kt)];
+          }
+          ASSERT_LE(pieces, Step::kMaxPieces);
+        }
+        for (size_t i = 0; i < covered.size(); ++i) ASSERT_EQ(covered[i], 1) << "unit " << i / size_t(s.k_tiles);
+      }
+}
+
 }  // namespace gemm::hopper_testing

@@ -67,6 +67,10 @@ struct Step23 {
   static constexpr auto trace_warp = &step23::trace_warp;
   static constexpr int kScaleLoads = 2;  // A's and B's per-tensor scales, read by every consumer warp
   static constexpr auto shape_rule = &gemm::fp8_shape_rule;
+  static constexpr auto schedule_of = &step23::schedule_of;  // the stream-K checks
+  static constexpr auto k_tiles = &step23::k_tiles;
+  static constexpr auto cluster_work = &step23::cluster_work;
+  static constexpr int kMaxPieces = step23::kMaxPieces;
 };
 
 // Persistent grids at square, odd and narrow-tiled shapes (N = 4096: a last column of 48 columns of
@@ -93,35 +97,7 @@ const std::vector<GemmShape>& shapes() {
 
 // Every (unit, k-tile) once, over every cluster's work, for every shape, tile and GPU size.
 TEST(Step23Schedule, EveryKTileOfEveryUnitOnce) {
-  for (const GemmShape& shape : shapes())
-    for (const Config& c : kConfigs)
-      for (const int sms : {kSms, 114, 16}) {
-        const step23::Schedule s = step23::schedule_of(shape, c, sms);
-        SCOPED_TRACE(name(shape) + " BN=" + std::to_string(c.bn) + " sms=" + std::to_string(sms));
-        ASSERT_EQ(s.k_tiles, step23::k_tiles(shape, c));
-        ASSERT_EQ(s.whole_units + s.split_units, step23::units(shape, c));
-        ASSERT_LT(s.split_units, s.clusters + (s.split_units == 0 ? 1 : 0));
-        ASSERT_LE(s.clusters * c.cluster, sms);
-        std::vector<int> covered(size_t(step23::units(shape, c)) * size_t(s.k_tiles), 0);
-        for (int q = 0; q < s.clusters; ++q) {
-          int pieces = 0;
-          for (const step23::Work& w : step23::cluster_work(s, q)) {
-            ASSERT_LT(w.kt_begin, w.kt_end);
-            ASSERT_LE(w.kt_end, s.k_tiles);
-            if (w.piece >= 0) {
-              ++pieces;
-              ASSERT_GE(w.unit, s.whole_units);
-            } else {
-              ASSERT_LT(w.unit, s.whole_units);
-              ASSERT_EQ(w.kt_begin, 0);
-              ASSERT_EQ(w.kt_end, s.k_tiles);
-            }
-            for (int kt = w.kt_begin; kt < w.kt_end; ++kt) ++covered[size_t(w.unit) * size_t(s.k_tiles) + size_t(kt)];
-          }
-          ASSERT_LE(pieces, step23::kMaxPieces);
-        }
-        for (size_t i = 0; i < covered.size(); ++i) ASSERT_EQ(covered[i], 1) << "unit " << i / size_t(s.k_tiles);
-      }
+  ht::expect_every_k_tile_of_every_unit_once<Step23>(shapes());
 }
 
 // A split unit's sharers are the clusters whose pieces make it up, in order, each knowing the same
