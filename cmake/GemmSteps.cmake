@@ -172,6 +172,9 @@ function(gemm_add_step name)
   _gemm_mapping_has(_pipelined "${_text}" "{\"STAGES\"")
   _gemm_mapping_has(_persistent "${_text}" "persistent_clusters\\(")
   _gemm_mapping_has(_grid_time "${_text}" "[ :]grid_time\\(")
+  # A grid dealt by a walk of its own (step 25's places: single_units, first_unit, next_unit), not
+  # the round robin of units.
+  _gemm_mapping_has(_walk "${_text}" "int single_units\\(")
   string(SUBSTRING ${name} 0 2 _number)
   _gemm_json_strings(_architectures_json ${_architectures})
   _gemm_json_strings(_bench_shapes_json ${STEP_BENCH_SHAPES})
@@ -191,6 +194,7 @@ function(gemm_add_step name)
   set_property(GLOBAL PROPERTY GEMM_STEP_PIPELINED_${name} ${_pipelined})
   set_property(GLOBAL PROPERTY GEMM_STEP_PERSISTENT_${name} ${_persistent})
   set_property(GLOBAL PROPERTY GEMM_STEP_GRID_TIME_${name} ${_grid_time})
+  set_property(GLOBAL PROPERTY GEMM_STEP_WALK_${name} ${_walk})
   set_property(GLOBAL PROPERTY GEMM_STEP_MIN_ARCH_${name} "${_min_arch}")
   set(GEMM_STEP ${name} PARENT_SCOPE)
 endfunction()
@@ -234,6 +238,7 @@ function(gemm_write_step_manifest)
     get_property(_pipelined GLOBAL PROPERTY GEMM_STEP_PIPELINED_${_step})
     get_property(_persistent GLOBAL PROPERTY GEMM_STEP_PERSISTENT_${_step})
     get_property(_grid_time GLOBAL PROPERTY GEMM_STEP_GRID_TIME_${_step})
+    get_property(_walk GLOBAL PROPERTY GEMM_STEP_WALK_${_step})
     get_property(_min_arch GLOBAL PROPERTY GEMM_STEP_MIN_ARCH_${_step})
     if(NOT _min_arch MATCHES "^[0-9]+$")
       set(_min_arch 0)  # the CPU reference
@@ -246,13 +251,22 @@ function(gemm_write_step_manifest)
       if(_grid_time)
         set(_grid_time_fn "[](const GemmShape& s, const step${_number}::Config& c, int sms) { return step${_number}::grid_time(s, c, sms); }")
       endif()
+      # The units cluster q of `clusters` takes, in the kernel's order: the step's own walk, else
+      # nullptr (the round robin: q, q + clusters, ...).
+      set(_walk_fn nullptr)
+      if(_walk)
+        string(CONCAT _walk_fn "[](const GemmShape& s, const step${_number}::Config& c, int q, int clusters) { "
+                              "std::vector<int> taken; const int single = step${_number}::single_units(s, c, clusters); "
+                              "for (int u = step${_number}::first_unit(q, single); u < step${_number}::units(s, c); "
+                              "u = step${_number}::next_unit(u, clusters, single)) taken.push_back(u); return taken; }")
+      endif()
       if(NOT _tunables)
         string(APPEND GEMM_DECLARED_STEP_INCLUDES "#include \"${_step}/mapping.hpp\"\n")
       endif()
       string(APPEND GEMM_DECLARED_PERSISTENT
              "  visit(\"${_step}\", [](const Params& p) { return step${_number}::config_from(p); }, step${_number}::tile_at,\n"
              "        step${_number}::persistent_clusters, step${_number}::units, step${_number}::tiles_m, step${_number}::tiles_n,\n"
-             "        ${_grid_time_fn});\n")
+             "        ${_grid_time_fn},\n        ${_walk_fn});\n")
     endif()
     if(_tunables)
       string(APPEND GEMM_DECLARED_STEP_INCLUDES "#include \"${_step}/mapping.hpp\"\n")

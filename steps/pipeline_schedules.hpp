@@ -94,6 +94,8 @@ struct PersistentPlan {
   int units = 0, unit_rows = 0, tiles_m = 0, tiles_n = 0, group_m = 0, narrow_units = 0;
   int rounds = 0;             // units dealt to each cluster in turn: ceil(units / clusters); stream-K: its most work items
   int split_units = 0;        // stream-K: the units cut along k, whose pieces follow the whole units
+  int paired_units = 0;       // narrow units dealt two to a place (step 25's places); 0: a unit a place
+  int places = 0;             // what the clusters are dealt in turn: units, or whole units and pairs
   int grid_time = 0;          // the step's grid_time (steps without narrow tiles: rounds)
   int time_per_round = 1;     // grid_time of one round of whole units (a narrow unit counts less)
   long long counted_time = -1;  // what config_for_shape compares (counted_time; -1: the step has none)
@@ -192,6 +194,7 @@ constexpr int kPromotion = 4;      // promotion_ends (the FP8 steps)
 constexpr int kUnderNextTile = 8;  // stores_under_next_tile (from step 20 on)
 constexpr int kStreamK = 16;       // schedule_of, cluster_work: the last round's k-tiles shared out (step 23)
 constexpr int kOverlappedPromotion = 32;  // overlapped_promotion: a k-tile promoted under the next one's products (step 24)
+constexpr int kNarrowPairs = 64;  // single_units, places, first_unit, next_unit: narrow units dealt in pairs (step 25)
 
 // The persistent steps: the grid, planned for p.sms SMs (else `trace_sms`, as the traces plan it), each
 // block's tiles (unit_of, rank_of, tile_at).
@@ -216,6 +219,7 @@ PersistentPlan persistent_plan(const TraceProblem& p, const Config& c, int trace
     plan.time_per_round = narrow_units_per_whole;
   }
   if constexpr ((kHas & kCountedTime) != 0) plan.counted_time = counted_time(s, c, plan.sms);
+  plan.places = plan.units;
   if constexpr ((kHas & kStreamK) != 0) {  // each block's work as the kernel walks it (cluster_work)
     const auto schedule = schedule_of(s, c, plan.sms);
     plan.split_units = schedule.split_units;
@@ -237,17 +241,29 @@ PersistentPlan persistent_plan(const TraceProblem& p, const Config& c, int trace
     }
     return plan;
   }
+  if constexpr ((kHas & kNarrowPairs) != 0) {  // the walk over places: the units a block takes, in turn
+    const int single = single_units(s, c, plan.clusters);
+    plan.paired_units = plan.units - single;
+    plan.places = places(s, c, plan.clusters);
+    plan.rounds = plan.clusters > 0 ? (plan.places + plan.clusters - 1) / plan.clusters : 0;
+  }
+  // The block's i-th unit, as the kernel's loop takes it.
+  auto unit = [&](int block, int i) {
+    if constexpr ((kHas & kNarrowPairs) != 0) return unit_of(block, i, plan.clusters, plan.units - plan.paired_units, c);
+    else return unit_of(block, i, plan.clusters, c);
+  };
   for (int block = 0; block < plan.blocks; ++block) {
     std::vector<BlockTile> taken;
     const int rank = rank_of(block, c);
-    for (int round = 0; unit_of(block, round, plan.clusters, c) < plan.units; ++round) {
-      const int u = unit_of(block, round, plan.clusters, c);
+    for (int round = 0; unit(block, round) < plan.units; ++round) {
+      const int u = unit(block, round);
       const auto at = tile_at(u, rank, s, c);
       BlockTile t{u, round, at.m, at.n};
       if constexpr ((kHas & kNarrowTiles) != 0) t.narrow = narrow_tile(at.n, s, c);
       t.outside = at.m >= plan.tiles_m;
       taken.push_back(t);
     }
+    plan.rounds = std::max(plan.rounds, int(taken.size()));  // a cluster with a pair takes a tile more than rounds
     plan.block_tiles.push_back(std::move(taken));
   }
   return plan;

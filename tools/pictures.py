@@ -165,6 +165,10 @@ PICTURES = [
                                 "--shape", "256x256x512", "--sms", "2", "--out", "bf16", "--size", "1500x1400"]),
     ("viewer-24-timeline.png", ["--panel", "timeline", "--step", "24_overlapped_promotion", "--layout", "nt",
                                 "--shape", "64x128x1024", "--sms", "2", "--out", "bf16", "--size", "1500x1400"]),
+    # 25: the narrow units in pairs at 4088 x 4104 (K short, so that a block's tiles show end to end):
+    # block 116, of cluster 58, the first to take a pair: three whole units, then two narrow ones.
+    ("viewer-25-timeline.png", ["--panel", "timeline", "--step", "25_narrow_pairs", "--layout", "nt", "--shape",
+                                "4088x4104x128", "--sms", "132", "--block", "116,0", "--size", "1500x2400"]),
     # docs/viewer.md: the whole window, and the performance panel.
     ("viewer-all.png", ["--panel", "all", "--step", "09_warptiling", "--shape", "128x128x32", "--warp", "1",
                         "--iteration", "0", "--instruction", "11", "--theme", "light", "--font-scale", "1.5",

@@ -679,7 +679,7 @@ Rgba round_colour(int round) {
 
 int last_round_clusters(const PersistentPlan& plan) {
   if (plan.clusters <= 0 || plan.units <= 0) return 0;
-  const int rest = plan.units % plan.clusters;
+  const int rest = plan.places % plan.clusters;  // places: units, or whole units and pairs of narrow ones (step 25)
   return rest == 0 ? plan.clusters : rest;
 }
 
@@ -694,14 +694,23 @@ std::vector<std::string> plan_text(const PersistentPlan& plan) {
                          plan.blocks < plan.sms ? format(" (%d SMs idle from the start: the fewest clusters that take "
                                                          "as many rounds)", plan.sms - plan.blocks).c_str() : ""));
   const int last = last_round_clusters(plan);
-  lines.push_back(format("%d round%s (persistent_clusters: cluster q takes units q, q + %d, ...); the last round: %d of %d "
-                         "clusters busy%s", plan.rounds, plan.rounds == 1 ? "" : "s", plan.clusters, last, plan.clusters,
-                         last < plan.clusters ? " (a partial round)" : " (full)"));
+  if (plan.paired_units > 0) {
+    const int place_rounds = (plan.places + plan.clusters - 1) / plan.clusters;
+    lines.push_back(format("%d places in %d round%s (persistent_clusters: cluster q takes places q, q + %d, ...; a place is a "
+                           "whole unit or two narrow ones, taken one after the other); the last round: %d of %d clusters "
+                           "busy%s", plan.places, place_rounds, place_rounds == 1 ? "" : "s", plan.clusters, last,
+                           plan.clusters, last < plan.clusters ? " (a partial round)" : " (full)"));
+  } else {
+    lines.push_back(format("%d round%s (persistent_clusters: cluster q takes units q, q + %d, ...); the last round: %d of %d "
+                           "clusters busy%s", plan.rounds, plan.rounds == 1 ? "" : "s", plan.clusters, last, plan.clusters,
+                           last < plan.clusters ? " (a partial round)" : " (full)"));
+  }
   if (plan.narrow_units > 0) {
     const double rounds = double(plan.grid_time) / plan.time_per_round;
-    lines.push_back(format("%d narrow unit%s (the last tile column, 64 columns or fewer inside C), dealt last and counted "
+    lines.push_back(format("%d narrow unit%s (the last tile column, 64 columns or fewer inside C), dealt last%s and counted "
                            "as 1/%d of a whole one: grid_time %d = %.4g rounds", plan.narrow_units,
-                           plan.narrow_units == 1 ? "" : "s", plan.time_per_round, plan.grid_time, rounds));
+                           plan.narrow_units == 1 ? "" : "s", plan.paired_units > 0 ? " in pairs" : "",
+                           plan.time_per_round, plan.grid_time, rounds));
   }
   lines.push_back(format("tile order (tile_at): GROUP_M = %d tile rows walked together, down a group's rows first, then "
                          "across its columns", plan.group_m));
@@ -759,8 +768,15 @@ std::string plan_choice_text(const PlanChoice& choice, const std::vector<PlanCho
   std::string tunables = params_text(differing);
   if (!tunables.empty()) tunables.pop_back();  // params_text ends each with a space
   const PersistentPlan& p = choice.plan;
-  std::string out = format("%s: %d units on %d clusters, %d round%s", tunables.c_str(), p.units,
-                           p.clusters, p.rounds, p.rounds == 1 ? "" : "s");
+  std::string out;
+  if (p.paired_units > 0) {  // step 25: places (a unit, or two narrow ones) dealt in turn
+    const int place_rounds = (p.places + p.clusters - 1) / p.clusters;
+    out = format("%s: %d units, %d places on %d clusters, %d round%s", tunables.c_str(), p.units, p.places, p.clusters,
+                 place_rounds, place_rounds == 1 ? "" : "s");
+  } else {
+    out = format("%s: %d units on %d clusters, %d round%s", tunables.c_str(), p.units, p.clusters, p.rounds,
+                 p.rounds == 1 ? "" : "s");
+  }
   if (p.time_per_round > 1) out += format(", grid_time %d (%.4g rounds)", p.grid_time, double(p.grid_time) / p.time_per_round);
   if (p.counted_time >= 0) out += format(", counted_time %lld", p.counted_time);
   return out;

@@ -15,6 +15,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -154,8 +155,25 @@ inline void expect_c_updated_once(const CUpdates& u, float beta, const std::stri
 //   kStagingSlices, kStagingBoxBytes, tma_stores_c; to_params, trace_launch_shape, trace_warp, and
 //   shape_rule (the shapes the step's kernels take: "" or the rule broken).
 
-// The persistent grid: whole clusters, at most one block per SM; cluster q takes units q,
-// q + clusters, ...; the blocks of a cluster take tiles one above the other on one column; every
+// The units cluster `cluster` of `clusters` takes, in the kernel's order: the step's own walk
+// (Step::cluster_units, step 25's places), else the round robin of steps 17-24 (q, q + clusters, ...).
+template <typename Step, typename = void>
+struct ClusterUnits {
+  static std::vector<int> of(const GemmShape& s, const typename Step::Config& c, int cluster, int clusters) {
+    std::vector<int> taken;
+    for (int u = cluster; u < Step::units(s, c); u += clusters) taken.push_back(u);
+    return taken;
+  }
+};
+template <typename Step>
+struct ClusterUnits<Step, std::void_t<decltype(&Step::cluster_units)>> {
+  static std::vector<int> of(const GemmShape& s, const typename Step::Config& c, int cluster, int clusters) {
+    return Step::cluster_units(s, c, cluster, clusters);
+  }
+};
+
+// The persistent grid: whole clusters, at most one block per SM; cluster q takes its units
+// (ClusterUnits); the blocks of a cluster take tiles one above the other on one column; every
 // tile of C is taken once (a unit's lower tile may lie below C only where the tile rows do not
 // divide by CLUSTER, and is then not stored).
 template <typename Step>
@@ -171,7 +189,7 @@ void expect_persistent_blocks_take_every_tile_once(const std::vector<GemmShape>&
       std::vector<int> taken(size_t(Step::tiles(s, c)), 0);
       for (int block = 0; block < launch.grid.x; ++block) {
         const int cluster = block / c.cluster, rank = block % c.cluster;
-        for (int u = cluster; u < Step::units(s, c); u += clusters) {
+        for (const int u : ClusterUnits<Step>::of(s, c, cluster, clusters)) {
           const auto tile = Step::tile_at(u, rank, s, c);
           // The blocks of a cluster are on one column of tiles, one above the other.
           ASSERT_EQ(tile.n, Step::tile_at(u, 0, s, c).n) << what;

@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -108,11 +109,15 @@ void expect_one_tile_pipeline_as_the_kernel(const std::string& step, const std::
     }
 }
 
-// Every block of a persistent grid on `sms` SMs: the tiles in the kernel's loop over units (from
-// cluster_of, stepped by the step's next_unit), their k-tiles on one running count, and (clusters)
-// the producer's STAGES last waits after them.
+// The units cluster `cluster` of `clusters` takes, in the order of the kernel's loop over units.
+template <typename Config>
+using ClusterWalk = std::function<std::vector<int>(const GemmShape& s, const Config& c, int cluster, int clusters)>;
+
+// Every block of a persistent grid on `sms` SMs: the tiles in the kernel's loop over units (`walk`:
+// its cluster's units in turn), their k-tiles on one running count, and (clusters) the producer's
+// STAGES last waits after them.
 template <typename State, typename Config>
-void expect_persistent_pipeline_as_the_kernel(const std::string& step, int (*next_unit)(int u, int clusters),
+void expect_persistent_pipeline_as_the_kernel(const std::string& step, const ClusterWalk<Config>& walk,
                                               const std::vector<Config>& configs, const std::vector<GemmShape>& shapes,
                                               const std::vector<int>& sm_counts) {
   const TracedProgram* traced = program(step);
@@ -129,7 +134,7 @@ void expect_persistent_pipeline_as_the_kernel(const std::string& step, int (*nex
           State state;  // the kernel's counters: the producer's, and each consumer's alike
           int j = 0;
           size_t round = 0;
-          for (int u = cluster_of(block, c); u < units(s, c); u = next_unit(u, plan.clusters), ++round) {
+          for (const int u : walk(s, c, cluster_of(block, c), plan.clusters)) {
             ASSERT_LT(round, spec.tiles.size()) << where(s, block, j);
             const BlockTile& t = spec.tiles[round];
             EXPECT_EQ(t.unit, u) << where(s, block, j);
@@ -141,6 +146,7 @@ void expect_persistent_pipeline_as_the_kernel(const std::string& step, int (*nex
               expect_k_tile_as_the_kernel<true>(spec, j, state, c, where(s, block, j));
               state.advance(c);
             }
+            ++round;
           }
           EXPECT_EQ(round, spec.tiles.size()) << where(s, block, j);
           ASSERT_EQ(plan.block_tiles[size_t(block)].size(), spec.tiles.size()) << where(s, block, j);
@@ -153,9 +159,19 @@ void expect_persistent_pipeline_as_the_kernel(const std::string& step, int (*nex
       }
 }
 
-// The FP8 steps: which k-tiles of a tile close a promotion interval, as the kernel's count says
-// (its in_interval, counted by promotion_ends and set to 0 where an interval ends; PROMOTE = 0:
-// none), for each PROMOTE in `promotes` and every K of `k_tile_counts`.
+// The same, for a grid whose cluster q takes units q, next_unit(q), ... (the round robin of steps 17-24).
+template <typename State, typename Config>
+void expect_persistent_pipeline_as_the_kernel(const std::string& step, int (*next_unit)(int u, int clusters),
+                                              const std::vector<Config>& configs, const std::vector<GemmShape>& shapes,
+                                              const std::vector<int>& sm_counts) {
+  const ClusterWalk<Config> walk = [next_unit](const GemmShape& s, const Config& c, int cluster, int clusters) {
+    std::vector<int> taken;
+    for (int u = cluster; u < units(s, c); u = next_unit(u, clusters)) taken.push_back(u);
+    return taken;
+  };
+  expect_persistent_pipeline_as_the_kernel<State>(step, walk, configs, shapes, sm_counts);
+}
+
 template <typename Config>
 void expect_promotion_as_the_kernel(const std::string& step, const Config& base, const std::vector<int>& promotes,
                                     const std::vector<int>& k_tile_counts) {

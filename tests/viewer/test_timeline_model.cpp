@@ -46,6 +46,8 @@ struct PersistentFns {
   std::function<std::pair<int, int>(int unit, int rank, const TraceProblem&)> tile_at;
   std::function<int(const TraceProblem&)> clusters, units, tiles_m, tiles_n, cluster;
   std::function<int(const TraceProblem&)> grid_time;  // empty: the step has none (rounds)
+  // The units cluster q takes, in the kernel's order (step 25's places); empty: q, q + clusters, ...
+  std::function<std::vector<int>(const TraceProblem&, int q, int clusters)> walk;
 };
 template <typename Config, typename ConfigFrom, typename TileAt, typename Clusters, typename Units, typename TilesM,
           typename TilesN>
@@ -69,11 +71,14 @@ PersistentFns fns(ConfigFrom config_from, TileAt tile_at, Clusters clusters, Uni
 std::map<std::string, PersistentFns> persistent_fns() {
   std::map<std::string, PersistentFns> out;
   gemm::declared::for_each_persistent_step([&](const char* step, auto config_from, auto tile_at, auto clusters,
-                                               auto units, auto tiles_m, auto tiles_n, auto grid_time) {
+                                               auto units, auto tiles_m, auto tiles_n, auto grid_time, auto walk) {
     using Config = decltype(config_from(gemm::Params{}));
     PersistentFns& f = out[step] = fns<Config>(config_from, tile_at, clusters, units, tiles_m, tiles_n);
     if constexpr (!std::is_same_v<decltype(grid_time), std::nullptr_t>) {
       f.grid_time = [=](const TraceProblem& p) { return grid_time(p.shape, config_from(p.params), p.sms); };
+    }
+    if constexpr (!std::is_same_v<decltype(walk), std::nullptr_t>) {
+      f.walk = [=](const TraceProblem& p, int q, int count) { return walk(p.shape, config_from(p.params), q, count); };
     }
   });
   return out;
@@ -181,8 +186,8 @@ void expect_stream_k_plan(const gemm::PersistentPlan& plan, const PersistentFns&
 
 TEST(TimelineModel, RoundsTakeEveryTileOnceAsTheKernelDealsThem) {
   // For every persistent step, configuration, shape and SM count: the kernel's loop (cluster q takes
-  // units q, q + clusters, ...; its block of rank r the unit's tile tile_at(u, r)), written here as
-  // the kernel writes it, gives each block's tiles round by round; every tile of C is taken once;
+  // units q, q + clusters, ..., or the step's own walk, step 25's places; its block of rank r the
+  // unit's tile tile_at(u, r)), written here as the kernel writes it, gives each block's tiles round by round; every tile of C is taken once;
   // the rounds and the grid's time are the step's persistent_clusters and grid_time.
   int plans = 0, stream_k_plans = 0;
   for (const auto& [step, f] : persistent_fns()) {
@@ -206,16 +211,31 @@ TEST(TimelineModel, RoundsTakeEveryTileOnceAsTheKernelDealsThem) {
           ASSERT_EQ(plan.blocks, p.launch(problem).grid.x) << "the launch the traces plan";
           ASSERT_LE(plan.blocks, sms);
           ASSERT_EQ(plan.units, units);
-          ASSERT_EQ(plan.rounds, (units + clusters - 1) / clusters);
+          // The kernel's loop: cluster q takes units q, q + clusters, ..., or the step's own walk.
+          auto cluster_units = [&](int q) {
+            if (f.walk) return f.walk(problem, q, clusters);
+            std::vector<int> dealt;
+            for (int u = q; u < units; u += clusters) dealt.push_back(u);
+            return dealt;
+          };
+          int most = 0;
+          for (int q = 0; q < clusters; ++q) most = std::max(most, int(cluster_units(q).size()));
+          ASSERT_EQ(plan.rounds, most);
+          if (!f.walk) {
+            ASSERT_EQ(plan.rounds, (units + clusters - 1) / clusters);
+            ASSERT_EQ(plan.places, units);
+          }
+          ASSERT_EQ(plan.places, units - plan.paired_units / 2) << "a place: a unit, or a pair of narrow ones";
           ASSERT_EQ(plan.grid_time, f.grid_time ? f.grid_time(problem) : plan.rounds);
-          ASSERT_EQ(gv::last_round_clusters(plan), units - (plan.rounds - 1) * clusters);
+          const int place_rounds = (plan.places + clusters - 1) / clusters;
+          ASSERT_EQ(gv::last_round_clusters(plan), plan.places - (place_rounds - 1) * clusters);
           std::vector<int> taken(size_t(tiles_m) * size_t(tiles_n), 0);
           const std::vector<gv::RoundCell> cells = gv::round_cells(plan);
           ASSERT_EQ(cells.size(), size_t(plan.blocks) * size_t(plan.rounds));
           for (int block = 0; block < plan.blocks; ++block) {
             const int q = block / cluster, rank = block % cluster;
             int round = 0;
-            for (int u = q; u < units; u += clusters, ++round) {
+            for (const int u : cluster_units(q)) {
               const auto [m, n] = f.tile_at(u, rank, problem);
               const gv::RoundCell& cell = cells[size_t(block) * size_t(plan.rounds) + size_t(round)];
               ASSERT_TRUE(cell.taken) << "block " << block << " round " << round;
@@ -224,6 +244,7 @@ TEST(TimelineModel, RoundsTakeEveryTileOnceAsTheKernelDealsThem) {
               ASSERT_EQ(cell.tile.n, n);
               ASSERT_EQ(cell.tile.outside, m >= tiles_m);
               if (m < tiles_m) ++taken[size_t(m) * size_t(tiles_n) + size_t(n)];
+              ++round;
             }
             for (; round < plan.rounds; ++round)
               ASSERT_FALSE(cells[size_t(block) * size_t(plan.rounds) + size_t(round)].taken) << "block " << block;

@@ -1,0 +1,28 @@
+// Step 25: Hopper (sm_90a) wgmma + TMA + mbarrier pipeline, warp specialized and persistent: step
+// 18 with the narrow units of a last tile column dealt in pairs. See docs/25-narrow-pairs.md.
+#include "kernel.cuh"
+
+int main(int argc, char** argv) {
+  gemm::TcStepDescription step;
+  step.name = "25_narrow_pairs";
+  step.title = "wgmma from 128-byte-swizzled tiles that TMA copies up to STAGES - 1 k-tiles ahead; a producer warpgroup and "
+               "consumer warpgroups on mbarriers; one persistent block per SM, narrow units dealt in pairs (sm_90a)";
+  step.min_cc = 90;
+  step.only_cc = 90;  // sm_90a code runs on compute capability 9.0 only
+  step.params = gemm::param_specs(step25::kTunables, step25::kConfigs[0]);
+  step.check_params = gemm::params_rule(step25::kTunables, step25::config_rule);
+  step.shape_rule = gemm::tc_aligned_rows_rule;  // TMA: every stored row starts on 16 bytes
+  step.launch_shape = [](const gemm::GemmShape& shape, const gemm::Params& params) {
+    const step25::Config cfg = step25::config_from(params);
+    return step25::launch_shape(shape, cfg, step25::resident_blocks(cfg));
+  };
+  step.launch = step25::launch;
+  step.kernel = gemm::same_kernel_for_every_problem(step25::kernel_for);
+  // Without --param, the tile is chosen by shape: 128 x 128 or 64 x 128 where the default's tiles
+  // would fill a single round on a fraction of the SMs (mapping.hpp, config_for_shape).
+  step.params_for_shape = [](const gemm::GemmShape& shape, gemm::Layout layout, const gemm::Params&,
+                             const gemm::GpuLimits& gpu) {  // sm_90a alone: every tile fits (config_rule)
+    return step25::to_params(step25::config_for_shape(shape, layout, gpu.sms));
+  };
+  return gemm::run_tc_step(argc, argv, step);
+}
