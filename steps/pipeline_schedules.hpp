@@ -35,7 +35,10 @@ const char* to_string(PipelineKind kind);
 
 // A tile of C a block computes, in the order it takes them (one tile where a block has one).
 struct BlockTile {
-  int unit = -1, round = 0;  // the persistent grid's unit of work and the round the block takes it in (-1: one tile per block)
+  // The persistent grid's unit of work (-1: one tile per block) and its place in the block's order:
+  // the round the block takes it in, or where a block takes two narrow units in one place (step 25)
+  // or pieces of units (step 23), the how-manyth tile of the block it is.
+  int unit = -1, round = 0;
   int m = -1, n = -1;        // tile row and column (-1: any block, every block alike)
   bool narrow = false;       // a narrow last tile: B's first box only, wgmma n = 64 (narrow_tile)
   bool outside = false;      // below C (a cluster's second tile where the tile rows do not divide): computed, not stored
@@ -92,7 +95,7 @@ struct PersistentPlan {
   int sms = 0;  // the SMs planned for
   int blocks = 0, cluster = 1, clusters = 0;
   int units = 0, unit_rows = 0, tiles_m = 0, tiles_n = 0, group_m = 0, narrow_units = 0;
-  int rounds = 0;             // units dealt to each cluster in turn: ceil(units / clusters); stream-K: its most work items
+  int rounds = 0;             // units dealt to each cluster in turn: ceil(units / clusters); stream-K and places: the most tiles a block takes
   int split_units = 0;        // stream-K: the units cut along k, whose pieces follow the whole units
   int paired_units = 0;       // narrow units dealt two to a place (step 25's places); 0: a unit a place
   int places = 0;             // what the clusters are dealt in turn: units, or whole units and pairs

@@ -138,8 +138,8 @@ GEMM_HD int k_tiles(const GemmShape& s, const Config& c) { return ceil_div(s.k, 
 GEMM_HD int unit_rows(const GemmShape& s, const Config& c) { return ceil_div(tiles_m(s, c), c.cluster); }
 GEMM_HD int units(const GemmShape& s, const Config& c) { return unit_rows(s, c) * tiles_n(s, c); }
 
-// The clusters of the persistent grid: the blocks of cluster q take units q, q + clusters,
-// q + 2 clusters, ..., so the grid takes ceil(units / clusters) rounds. It has as few clusters as
+// Step 18's grid, which this step keeps where nothing pairs (clusters_in_turn below): the blocks of
+// cluster q take units q, q + clusters, q + 2 clusters, ..., so the grid takes ceil(units / clusters) rounds. It has as few clusters as
 // take that many rounds (at 4096^3, 256 units with room for 66 clusters, 132 SMs in pairs: 4
 // rounds, so 64 clusters, 4 units each, not 58 with 4 and 8 with 3): the rounds cost the same, and
 // every block ends together, with SMs left idle from the start rather than in the last round.
@@ -166,7 +166,7 @@ GEMM_HD int grid_time_on(int whole, int narrow, int clusters) {
   const int narrow_after = narrow - (rounds * clusters - whole);  // past the whole rounds' free places
   return kNarrowUnitsPerWhole * rounds + (narrow_after > 0 ? ceil_div(narrow_after, clusters) : 0);
 }
-// Step 18's grid: those clusters, the units dealt in turn.
+// Step 18's grid (its persistent_clusters, renamed): those clusters, the units dealt in turn.
 GEMM_HD int clusters_in_turn(const GemmShape& shape, const Config& c, int sms) {
   const int count = units(shape, c), fit = sms / c.cluster;
   if (count <= fit) return count;
@@ -221,13 +221,15 @@ GEMM_HD int grid_time_of(const GemmShape& s, const Config& c, int clusters) {
   const int count = units(s, c), narrow = narrow_units(s, c);
   return paired(s, c, clusters) ? places_time_on(count - narrow, narrow, clusters) : grid_time_on(count - narrow, narrow, clusters);
 }
-// The grid: step 18's clusters, or as few as take the places' rounds where that is shorter.
+// The grid: step 18's clusters, or as few as take the places' rounds where the narrow units pair
+// on them and that counts shorter.
 GEMM_HD int persistent_clusters(const GemmShape& shape, const Config& c, int sms) {
   const int in_turn = clusters_in_turn(shape, c, sms), count = units(shape, c), fit = sms / c.cluster;
   if (count <= fit) return in_turn;
   const int dealt = places_of(count - narrow_units(shape, c), narrow_units(shape, c));
   const int for_places = dealt <= fit ? dealt : ceil_div(dealt, ceil_div(dealt, fit));
-  return grid_time_of(shape, c, for_places) < grid_time_of(shape, c, in_turn) ? for_places : in_turn;
+  return paired(shape, c, for_places) && grid_time_of(shape, c, for_places) < grid_time_of(shape, c, in_turn) ? for_places
+                                                                                                              : in_turn;
 }
 // How long the persistent grid takes, as it is launched.
 GEMM_HD int grid_time(const GemmShape& shape, const Config& c, int sms) {

@@ -98,6 +98,7 @@ std::string name(const GemmShape& s, const Config& c, int sms) {
 
 }  // namespace
 
+// Every tile once, with the kernel's walk (the ClusterUnits of hopper_checks.hpp: cluster_units).
 TEST(Mapping25, PersistentBlocksTakeEveryTileOnce) {
   ht::expect_persistent_blocks_take_every_tile_once<Step25>(
       {GemmShape{4096, 4096, 64}, GemmShape{1000, 1000, 64}, GemmShape{8, 8, 8}, GemmShape{4088, 4104, 64},
@@ -110,8 +111,9 @@ TEST(Mapping25, PersistentBlocksTakeEveryTileOnce) {
 // the other; the places go round the clusters in turn (place p to cluster p % clusters).
 TEST(Mapping25, ClustersTakePlacesInTurn) {
   for (const int single : {0, 1, 5, 256})
-    for (const int clusters : {1, 3, 66}) {
-      const int count = single + 7;  // 7 narrow units after the single ones: three pairs and one alone
+    for (const int clusters : {1, 3, 66})
+      for (const int narrow : {0, 1, 2, 7, 8}) {  // narrow units after the single ones: pairs, one alone
+      const int count = single + narrow;
       std::vector<int> place_of(size_t(count), -1);
       for (int q = 0; q < clusters; ++q) {
         int previous_place = -1;
@@ -125,7 +127,7 @@ TEST(Mapping25, ClustersTakePlacesInTurn) {
         }
       }
       for (int u = 0; u < count; ++u) ASSERT_GE(place_of[size_t(u)], 0) << "unit " << u << " not taken";
-    }
+      }
 }
 
 // The grid: the narrow units in pairs only where that deals them in less time on the grid's
@@ -135,7 +137,8 @@ TEST(Mapping25, PlacesRoundsOnTheFewestClusters) {
   const std::vector<GemmShape> shapes = {
       {4096, 4096, 64}, {8192, 8192, 64},  {1000, 1000, 64},       {8, 8, 8},         {4088, 4104, 64},
       {2056, 4104, 64}, {3072, 3072, 64},  {130 * 128, 3 * 256, 64}, {64 * 128, 264, 64}, {64 * 128, 40, 64},
-      {9 * 256, 40, 64}, {1536, 1536, 64}, {6136, 6152, 64},       {520, 4104, 64},   {264, 520, 64}};
+      {9 * 256, 40, 64}, {1536, 1536, 64}, {6136, 6152, 64},       {520, 4104, 64},   {264, 520, 64},
+      {4112, 568, 64},  {14624, 792, 64},  {1656, 4616, 64},       {376, 5640, 64},   {6576, 568, 64}};
   for (const Config& c : step25::kConfigs)
     for (const int sms : {132, 114, 16, 2})
       for (const GemmShape& s : shapes) {
@@ -157,6 +160,12 @@ TEST(Mapping25, PlacesRoundsOnTheFewestClusters) {
           const int places = step25::places(s, c, clusters);
           EXPECT_EQ(places, whole + ceil_div(narrow, 2)) << what;
           EXPECT_EQ(step25::grid_time(s, c, sms), step25::places_time_on(whole, narrow, clusters)) << what;
+          if (clusters != step18::persistent_clusters(s, c18, sms)) {  // the places' own grid
+            EXPECT_EQ(ceil_div(places, clusters), ceil_div(places, fit)) << what << ": the fewest rounds of places";
+            if (clusters > 1) {
+              EXPECT_GT(ceil_div(places, clusters - 1), ceil_div(places, clusters)) << what << ": on the fewest clusters";
+            }
+          }
         } else {
           EXPECT_EQ(single, count) << what << ": units in turn";
           EXPECT_EQ(clusters, step18::persistent_clusters(s, c18, sms)) << what << ": step 18's grid";
@@ -266,8 +275,8 @@ TEST(Mapping25, TraceStagesEveryFloatAndUpdatesCOnce) {
 
 TEST(Mapping25, TraceCountsForTheTmaPath) { ht::expect_tma_path_counts<Step25>(); }
 
-// The viewer's timeline follows the kernel's loop: every block takes the units of its cluster's
-// places (first_unit, next_unit), and each k-tile's stage and barrier parities are the kernel's
+// The viewer's timeline follows the kernel's loop (as the kernel writes it, with the mapping's
+// first_unit and next_unit): every block takes the units of its cluster's places, and each k-tile's stage and barrier parities are the kernel's
 // running counters (PipelineState), running on from tile to tile, a pair's second tile included.
 TEST(Mapping25, TimelineFollowsTheKernelsLoops) {
   gemm::pipeline_testing::expect_persistent_pipeline_as_the_kernel<step25::PipelineState>(
