@@ -248,7 +248,6 @@ PersistentPlan persistent_plan(const TraceProblem& p, const Config& c, int trace
     const int single = single_units(s, c, plan.clusters);
     plan.paired_units = plan.units - single;
     plan.places = places(s, c, plan.clusters);
-    plan.rounds = plan.clusters > 0 ? (plan.places + plan.clusters - 1) / plan.clusters : 0;
   }
   // The block's i-th unit, as the kernel's loop takes it.
   auto unit = [&](int block, int i) {
@@ -266,7 +265,7 @@ PersistentPlan persistent_plan(const TraceProblem& p, const Config& c, int trace
       t.outside = at.m >= plan.tiles_m;
       taken.push_back(t);
     }
-    plan.rounds = std::max(plan.rounds, int(taken.size()));  // a cluster with a pair takes a tile more than rounds
+    plan.rounds = std::max(plan.rounds, int(taken.size()));  // a cluster with a pair takes a tile more than the rounds
     plan.block_tiles.push_back(std::move(taken));
   }
   return plan;

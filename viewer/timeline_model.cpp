@@ -677,6 +677,12 @@ Rgba round_colour(int round) {
   return round < 0 ? kNoUnit : kRounds[round % 8];
 }
 
+// The rounds of what the clusters are dealt in turn: units, or places (step 25: a whole unit or two
+// narrow ones).
+namespace {
+int place_rounds(const PersistentPlan& p) { return p.clusters > 0 ? (p.places + p.clusters - 1) / p.clusters : 0; }
+}  // namespace
+
 int last_round_clusters(const PersistentPlan& plan) {
   if (plan.clusters <= 0 || plan.units <= 0) return 0;
   const int rest = plan.places % plan.clusters;  // places: units, or whole units and pairs of narrow ones (step 25)
@@ -695,10 +701,10 @@ std::vector<std::string> plan_text(const PersistentPlan& plan) {
                                                          "as many rounds)", plan.sms - plan.blocks).c_str() : ""));
   const int last = last_round_clusters(plan);
   if (plan.paired_units > 0) {
-    const int place_rounds = (plan.places + plan.clusters - 1) / plan.clusters;
+    const int rounds = place_rounds(plan);
     lines.push_back(format("%d places in %d round%s (persistent_clusters: cluster q takes places q, q + %d, ...; a place is a "
                            "whole unit or two narrow ones, taken one after the other); the last round: %d of %d clusters "
-                           "busy%s", plan.places, place_rounds, place_rounds == 1 ? "" : "s", plan.clusters, last,
+                           "busy%s", plan.places, rounds, rounds == 1 ? "" : "s", plan.clusters, last,
                            plan.clusters, last < plan.clusters ? " (a partial round)" : " (full)"));
   } else {
     lines.push_back(format("%d round%s (persistent_clusters: cluster q takes units q, q + %d, ...); the last round: %d of %d "
@@ -770,9 +776,9 @@ std::string plan_choice_text(const PlanChoice& choice, const std::vector<PlanCho
   const PersistentPlan& p = choice.plan;
   std::string out;
   if (p.paired_units > 0) {  // step 25: places (a unit, or two narrow ones) dealt in turn
-    const int place_rounds = (p.places + p.clusters - 1) / p.clusters;
+    const int rounds = place_rounds(p);
     out = format("%s: %d units, %d places on %d clusters, %d round%s", tunables.c_str(), p.units, p.places, p.clusters,
-                 place_rounds, place_rounds == 1 ? "" : "s");
+                 rounds, rounds == 1 ? "" : "s");
   } else {
     out = format("%s: %d units on %d clusters, %d round%s", tunables.c_str(), p.units, p.clusters, p.rounds,
                  p.rounds == 1 ? "" : "s");
