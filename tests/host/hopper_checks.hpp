@@ -554,6 +554,26 @@ void expect_store_path_follows_the_problem(KernelChoice kernel_choice) {
   EXPECT_GT(read_back, 0);
 }
 
+// The shapes the stream-K steps (23 on) are checked at. Persistent grids at square, odd and
+// narrow-tiled shapes (N = 4096: a last column of 48 columns of a 176-wide tile; N = 4104 and 232:
+// of a 192-wide one), a tile row count that CLUSTER does not divide, and a single tile:
+inline const std::vector<GemmShape>& stream_k_dealt_shapes() {
+  static const std::vector<GemmShape> list = {
+      GemmShape{4096, 4096, 64},  GemmShape{8192, 8192, 64},   GemmShape{1000, 1000, 64},         GemmShape{8, 8, 16},
+      GemmShape{4088, 4104, 64},  GemmShape{2056, 4104, 64},   GemmShape{130 * 128, 3 * 176, 64}, GemmShape{3 * 128, 300, 64},
+      GemmShape{64 * 128, 264, 64}, GemmShape{64 * 128, 40, 64}, GemmShape{129, 8200, 64},          GemmShape{5000, 136, 64},
+      GemmShape{264, 232, 32},    GemmShape{3072, 3072, 64},   GemmShape{6144, 6144, 64}};
+  return list;
+}
+// and the schedules' shapes: the mid and narrow sizes, deep and small ones, the large squares.
+inline const std::vector<GemmShape>& stream_k_shapes() {
+  static const std::vector<GemmShape> list = {
+      {64, 64, 64},       {264, 400, 4096},  {264, 520, 64},     {512, 4096, 4096}, {1000, 1000, 1000},
+      {1024, 1024, 1024}, {1024, 1024, 8192}, {1536, 1536, 1536}, {2048, 2048, 2048}, {3072, 3072, 3072},
+      {4088, 4104, 4096}, {4096, 4096, 4096}, {6144, 6144, 6144}, {8192, 8192, 8192}, {130, 4104, 20000}};
+  return list;
+}
+
 // A stream-K schedule (the steps from 23 on: Step's schedule_of, k_tiles, units, cluster_work,
 // kMaxPieces): every (unit, k-tile) once, over every cluster's work, for every shape, compiled
 // configuration and GPU size; a whole unit's k-tiles all in one work item, at most kMaxPieces pieces

@@ -17,6 +17,7 @@
 #include "23_stream_k/mapping.hpp"
 #include "fp8_steps.hpp"
 #include "hopper_checks.hpp"
+#include "mapping_coverage.hpp"
 
 namespace {
 
@@ -73,27 +74,10 @@ struct Step23 {
   static constexpr int kMaxPieces = step23::kMaxPieces;
 };
 
-// Persistent grids at square, odd and narrow-tiled shapes (N = 4096: a last column of 48 columns of
-// a 176-wide tile; N = 4104 and 232: of a 192-wide one), a tile row count that CLUSTER does not
-// divide, and a single tile.
-const std::vector<GemmShape> kDealtShapes = {
-    GemmShape{4096, 4096, 64},  GemmShape{8192, 8192, 64},   GemmShape{1000, 1000, 64},         GemmShape{8, 8, 16},
-    GemmShape{4088, 4104, 64},  GemmShape{2056, 4104, 64},   GemmShape{130 * 128, 3 * 176, 64}, GemmShape{3 * 128, 300, 64},
-    GemmShape{64 * 128, 264, 64}, GemmShape{64 * 128, 40, 64}, GemmShape{129, 8200, 64},          GemmShape{5000, 136, 64},
-    GemmShape{264, 232, 32},    GemmShape{3072, 3072, 64},   GemmShape{6144, 6144, 64}};
-
-
-std::string name(const GemmShape& s) {
-  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
-}
-
-const std::vector<GemmShape>& shapes() {
-  static const std::vector<GemmShape> list = {
-      {64, 64, 64},       {264, 400, 4096},  {264, 520, 64},     {512, 4096, 4096}, {1000, 1000, 1000},
-      {1024, 1024, 1024}, {1024, 1024, 8192}, {1536, 1536, 1536}, {2048, 2048, 2048}, {3072, 3072, 3072},
-      {4088, 4104, 4096}, {4096, 4096, 4096}, {6144, 6144, 6144}, {8192, 8192, 8192}, {130, 4104, 20000}};
-  return list;
-}
+// The shapes (hopper_checks.hpp, shared with the other stream-K step's test).
+const std::vector<GemmShape>& kDealtShapes = ht::stream_k_dealt_shapes();
+const std::vector<GemmShape>& shapes() { return ht::stream_k_shapes(); }
+std::string name(const GemmShape& s) { return gemm::testing::shape_name(s); }
 
 // Every (unit, k-tile) once, over every cluster's work, for every shape, tile and GPU size.
 TEST(Step23Schedule, EveryKTileOfEveryUnitOnce) {
@@ -190,7 +174,9 @@ TEST(Step23Schedule, IssueShapes) {
   EXPECT_EQ(step23::fixup_k_tiles(kConfigs[step23::kNarrowTileConfig]), 42);
   for (const GemmShape& shape : shapes())  // the tiles wider than kSplitMaxCols are never split
     for (const Config& c : kConfigs)
-      if (c.bn > step23::kSplitMaxCols) EXPECT_EQ(step23::schedule_of(shape, c, kSms).split_units, 0) << name(shape);
+      if (c.bn > step23::kSplitMaxCols) {
+        EXPECT_EQ(step23::schedule_of(shape, c, kSms).split_units, 0) << name(shape);
+      }
 }
 
 }  // namespace
