@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -62,7 +63,9 @@ constexpr int kSixteenBitBytes = 2;  // f16 and bf16
 // tile copies one box of B); consumers; cluster; tile (the block's first tile); a_descriptor and
 // b_descriptor (built as the kernel builds them, for a stage, consumer and k-step); kElementBytes,
 // kBoxInner, kWgmmaM, kWgmmaK, kNarrowCols (the n of a narrow tile's wgmma; 0 where there are none);
-// kDescriptors (how the kernel forms its descriptors, for the panel).
+// kDescriptors (how the kernel forms its descriptors, for the panel). A step whose B may end in a
+// narrower box (step 26: an N-major B's last 16 columns, the 32-byte swizzle, a wgmma of their own)
+// also names tail_cols, box_inner, box_bytes and b_tail_descriptor (HasTail below).
 
 struct FirstTile {
   bool any = false;  // a persistent block past the last unit takes none
@@ -70,6 +73,18 @@ struct FirstTile {
   bool narrow = false;
   bool below = false;  // the tile lies below C (its unit's lower tile, where the tile rows are odd)
 };
+
+// Whether a step's B may end in a tail box (Step::tail_cols).
+template <typename Step, typename = void>
+struct HasTail : std::false_type {};
+template <typename Step>
+struct HasTail<Step, std::void_t<decltype(Step::tail_cols(std::declval<const typename Step::Op&>()))>> : std::true_type {};
+// The columns of the operand's tail box (0: none).
+template <typename Step>
+int tail_cols(const typename Step::Op& op) {
+  if constexpr (HasTail<Step>::value) return Step::tail_cols(op);
+  else return 0;
+}
 
 template <typename Step>
 SharedStage hopper_stage(const TraceProblem& p, const Dim3& block, int k_tile) {
@@ -81,8 +96,13 @@ SharedStage hopper_stage(const TraceProblem& p, const Dim3& block, int k_tile) {
   s.tiles.push_back(staged_tile(Operand::A, c.bm, c.bk, Step::kElementBytes, Step::k_major(a), 0, a_tile_bytes(c),
                                 std::string(Step::k_major(a) ? "K-major, " : "M-major, ") + swizzled,
                                 [&](int m, int k) { return Step::tile_byte(a, m, k); }));
+  const int b_tail = tail_cols<Step>(b);
+  const std::string tail_text =
+      b_tail ? "; its last " + std::to_string(b_tail) + " columns in rows of " + std::to_string(b_tail * Step::kElementBytes) +
+                   " bytes, chunk c of row r at c ^ (r / 4 % 2) (the 32-byte swizzle)"
+             : std::string();
   s.tiles.push_back(staged_tile(Operand::B, c.bn, c.bk, Step::kElementBytes, Step::k_major(b), a_tile_bytes(c),
-                                b_tile_bytes(c), std::string(Step::k_major(b) ? "K-major, " : "N-major, ") + swizzled,
+                                b_tile_bytes(c), std::string(Step::k_major(b) ? "K-major, " : "N-major, ") + swizzled + tail_text,
                                 [&](int n, int k) { return Step::tile_byte(b, n, k); }));
   const FirstTile tile = Step::tile(p, block, c);
   if (tile.any) {
@@ -100,6 +120,11 @@ SharedStage hopper_stage(const TraceProblem& p, const Dim3& block, int k_tile) {
         copy.stored_inner = op.inner, copy.stored_outer = op.outer;
         copy.landing = (long long)box * box_bytes(op);
         copy.bytes = box_bytes(op);
+        if constexpr (HasTail<Step>::value) {  // the tail: fewer columns, rows of fewer bytes, the same landing rule
+          copy.inner = Step::box_inner(op, box);
+          copy.bytes = Step::box_bytes(op, box);
+          copy.swizzle_span = copy.inner * Step::kElementBytes;
+        }
         copy.issuer = shared_by_cluster ? box % Step::cluster(c) : tile.rank;
         copy.multicast = shared_by_cluster ? Step::cluster(c) : 1;
         copy.mn0 = mn0, copy.k0 = k_tile * c.bk;
@@ -125,9 +150,14 @@ SharedStage hopper_stage(const TraceProblem& p, const Dim3& block, int k_tile) {
     for (int kk = 0; kk < c.bk / Step::kWgmmaK; ++kk)
       read(Operand::A, Step::k_major(a), consumer, kk, Step::a_descriptor(a, c, s.stage, consumer, kk),
            consumer * Step::kWgmmaM, Step::kWgmmaM);
-  for (int kk = 0; kk < c.bk / Step::kWgmmaK; ++kk)
+  // B: one wgmma a k-step, or with a tail two: the whole boxes' columns, then the tail's.
+  const bool tail_read = b_tail > 0 && !tile.narrow;
+  for (int kk = 0; kk < c.bk / Step::kWgmmaK; ++kk) {
     read(Operand::B, Step::k_major(b), 0, kk, Step::b_descriptor(b, c, s.stage, kk), 0,
-         tile.narrow ? Step::kNarrowCols : c.bn);
+         tile.narrow ? Step::kNarrowCols : c.bn - (tail_read ? b_tail : 0));
+    if constexpr (HasTail<Step>::value)
+      if (tail_read) read(Operand::B, Step::k_major(b), 0, kk, Step::b_tail_descriptor(b, c, s.stage, kk), c.bn - b_tail, b_tail);
+  }
   return s;
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes common/device/wgmma.cuh: the wgmma.mma_async wrappers of the Hopper steps (15-19).
+"""Writes common/device/wgmma.cuh: the wgmma.mma_async wrappers of the Hopper steps (15-26).
 
 One m64nNk16 instruction names all N/2 accumulator registers of a thread as operands (128 for
 N = 256), so the inline PTX is generated rather than typed. Run it again after changing N_SIZES.
@@ -7,7 +7,10 @@ The FP8 forms (m64nNk32, step 19) take no transpose bits: FP8 wgmma reads K-majo
 
     tools/gen_wgmma.py > common/device/wgmma.cuh
 """
-N_SIZES = (64, 128, 192, 256)
+# The 16-bit steps' n: their tiles (64 for a narrow tile, 128, 192, 256), and step 26's 128 x 144 tile:
+# n = 144 where B is K-major, n = 128 and n = 16 (its last 16 columns, a box of their own) where B
+# is N-major.
+N_SIZES = (16, 64, 128, 144, 192, 256)
 TYPES = (("__half", "f16"), ("__nv_bfloat16", "bf16"))
 # The FP8 steps' n: their tiles (64 for a narrow tile, 128, 176 (step 22), 192).
 FP8_N_SIZES = (64, 128, 176, 192)

@@ -157,18 +157,23 @@ SharedView shared_view(const TracedProgram& program, const TraceProblem& given, 
       const unsigned box_base = unsigned(base + box.landing);
       for (int o = 0; o < box.outer; ++o)
         for (int i = 0; i < box.inner; ++i) {
-          const long long at = hopper::tma_landing_byte(box_base, i, o, bytes);
+          const long long at = hopper::tma_landing_byte(box_base, i, o, bytes, box.swizzle_span);
           touch_bytes(view, detail, at, bytes, i * bytes / hopper::kCoreBytes, o * box.inner + i, seen);
         }
       const int outside_rows = std::max(0, box.outer0 + box.outer - box.stored_outer);
       const int outside_cols = std::max(0, box.inner0 + box.inner - box.stored_inner);
-      view.notes.push_back(format("box %d of %s: %d rows of %d elements (128 bytes) from row %d, column %d of the stored "
+      view.notes.push_back(format("box %d of %s: %d rows of %d elements (%d bytes) from row %d, column %d of the stored "
                                   "%d x %d matrix; %s",
-                                  box.box, to_string(tile.operand), box.outer, box.inner, box.outer0, box.inner0,
-                                  box.stored_outer, box.stored_inner, bytes_text(box.bytes).c_str()));
-      view.notes.push_back(format("lands at byte %lld of the %s tile: row o, byte b of the box at o x 128 + b, its 16-byte "
-                                  "chunk XOR (o %% 8) (the 128-byte swizzle)",
-                                  box.landing, to_string(tile.operand)));
+                                  box.box, to_string(tile.operand), box.outer, box.inner, box.inner * bytes, box.outer0,
+                                  box.inner0, box.stored_outer, box.stored_inner, bytes_text(box.bytes).c_str()));
+      view.notes.push_back(box.swizzle_span == hopper::kSwizzleSpan
+                               ? format("lands at byte %lld of the %s tile: row o, byte b of the box at o x 128 + b, its "
+                                        "16-byte chunk XOR (o %% 8) (the 128-byte swizzle)",
+                                        box.landing, to_string(tile.operand))
+                               : format("lands at byte %lld of the %s tile: row o, byte b of the box at o x %d + b, its "
+                                        "16-byte chunk XOR (o / %d %% 2) (the %d-byte swizzle)",
+                                        box.landing, to_string(tile.operand), box.swizzle_span,
+                                        hopper::kSwizzleSpan / box.swizzle_span, box.swizzle_span));
       if (outside_rows || outside_cols)
         view.notes.push_back(format("%d rows and %d columns of it lie outside the matrix: the Tensor Memory Accelerator "
                                     "writes zeros there",
@@ -184,7 +189,7 @@ SharedView shared_view(const TracedProgram& program, const TraceProblem& given, 
       const WgmmaRead& read = view.stage.reads[size_t(item.index)];
       const hopper::MatrixDescriptor d = hopper::decode_descriptor(read.descriptor);
       if (!hopper::decodable(d)) {
-        view.notes.push_back("this descriptor's swizzle mode is not the 128-byte one: not decoded");
+        view.notes.push_back("this descriptor has no swizzle or a base offset: not decoded");
         break;
       }
       for (int mn = 0; mn < read.rows; ++mn)
@@ -194,16 +199,18 @@ SharedView shared_view(const TracedProgram& program, const TraceProblem& given, 
                       core.strided * 64 + core.leading, (read.mn0 + mn) * tile.k + read.k0 + k, seen);
         }
       view.notes.push_back(format("descriptor 0x%016llx: start byte %u (byte %lld of the %s tile of stage %d), leading "
-                                  "byte offset %u, stride byte offset %u, 128-byte swizzle",
+                                  "byte offset %u, stride byte offset %u, %d-byte swizzle",
                                   (unsigned long long)read.descriptor, d.start, (long long)d.start - base,
-                                  to_string(tile.operand), view.stage.stage, d.leading, d.stride));
+                                  to_string(tile.operand), view.stage.stage, d.leading, d.stride,
+                                  hopper::swizzle_span(d.swizzle)));
       view.notes.push_back(format("reads %s %d-%d, k %d-%d: %d x %d bytes in core matrices of 8 rows x 16 bytes; the "
                                   "next 8 %s at +%u bytes (SBO)%s",
                                   read.k_major ? (tile.operand == Operand::A ? "rows" : "columns") : "m/n",
                                   read.mn0, read.mn0 + read.rows - 1, read.k0, read.k0 + read.k - 1, read.rows,
                                   read.k * bytes, read.k_major ? "rows" : "k's", d.stride,
                                   read.k_major ? ", its 32 bytes in one swizzled row (LBO unused)"
-                                               : format(", the next 64 m/n at +%u bytes (LBO)", d.leading).c_str()));
+                                               : format(", the next %d m/n at +%u bytes (LBO)",
+                                                        hopper::swizzle_span(d.swizzle) / bytes, d.leading).c_str()));
       view.notes.push_back("the kernel builds it as " + read.how);
       break;
     }

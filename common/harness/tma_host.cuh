@@ -47,11 +47,13 @@ inline PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
 // rows straddle lines (TN at 4088 x 4104 x 4096, about an eighth; docs/performance-log.md, old
 // step 13, version 11).
 constexpr CUtensorMapL2promotion kL2Promotion = CU_TENSOR_MAP_L2_PROMOTION_L2_128B;
+// A box's rows are at most the swizzle's span: 128 bytes, or 32 for the 32-byte swizzle of a box of
+// 16 columns of 16-bit elements (step 26: an N-major B's last 16 columns).
 inline CUtensorMap tensor_map(const void* matrix, CUtensorMapDataType type, int element_bytes, int row_length, int rows,
-                              int box_cols, int box_rows) {
-  using Key = std::tuple<const void*, int, int, int, int, int>;
+                              int box_cols, int box_rows, CUtensorMapSwizzle swizzle = CU_TENSOR_MAP_SWIZZLE_128B) {
+  using Key = std::tuple<const void*, int, int, int, int, int, int>;
   static std::map<Key, CUtensorMap> made;
-  const Key key{matrix, int(type), row_length, rows, box_cols, box_rows};
+  const Key key{matrix, int(type), row_length, rows, box_cols, box_rows, int(swizzle)};
   const auto found = made.find(key);
   if (found != made.end()) return found->second;
   CUtensorMap map{};
@@ -60,7 +62,7 @@ inline CUtensorMap tensor_map(const void* matrix, CUtensorMapDataType type, int 
   const cuuint32_t box[2] = {cuuint32_t(box_cols), cuuint32_t(box_rows)};
   const cuuint32_t element_step[2] = {1, 1};
   const CUresult result = tensor_map_encoder()(&map, type, 2, const_cast<void*>(matrix), extent, row_bytes, box, element_step,
-                                               CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                                               CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
                                                kL2Promotion, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (result != CUDA_SUCCESS)
     throw CudaError("cuTensorMapEncodeTiled failed (CUresult " + std::to_string(int(result)) + ") for a " +
@@ -76,9 +78,10 @@ constexpr CUtensorMapDataType tensor_map_type() {
   else return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
 }
 // An f16 or bf16 operand.
-inline CUtensorMap input_map(const void* matrix, InputType dtype, int row_length, int rows, int box_cols, int box_rows) {
+inline CUtensorMap input_map(const void* matrix, InputType dtype, int row_length, int rows, int box_cols, int box_rows,
+                             CUtensorMapSwizzle swizzle = CU_TENSOR_MAP_SWIZZLE_128B) {
   return tensor_map(matrix, dtype == InputType::bf16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
-                    2, row_length, rows, box_cols, box_rows);
+                    2, row_length, rows, box_cols, box_rows, swizzle);
 }
 
 // A launch of `shape` with its blocks in clusters of `cluster` along x (a launch attribute: the

@@ -42,6 +42,7 @@ struct TmaBoxCopy {
   int stored_inner = 0, stored_outer = 0;  // the stored matrix: elements beyond it are written as zeros
   long long landing = 0;          // bytes from the tile's start
   int bytes = 0;                  // the box's bytes in shared memory
+  int swizzle_span = 128;         // its rows' bytes, which the swizzle permutes (32 for step 26's tail box)
   int issuer = 0;                 // the cluster rank of the block that issues it
   int multicast = 1;              // the blocks it is written into (B's boxes in a cluster: every block of it)
   int mn0 = 0, k0 = 0;            // the tile's first element in (m or n, k) of the whole problem

@@ -7,8 +7,8 @@
 //    (common/host/hopper_shared.hpp), names for element (mn, k) of the operand the byte where the
 //    step's tile_byte puts element (mn0 + mn, k0 + k) of the tile: the picture of a k-step's reads is
 //    the step's own layout;
-//  - every element of every TMA box lands (the 128-byte swizzle) where tile_byte puts the element
-//    of the matrix it carries, and the boxes of a k-tile cover the tile once;
+//  - every element of every TMA box lands (the 128-byte swizzle, or a tail box's 32-byte one) where
+//    tile_byte puts the element of the matrix it carries, and the boxes of a k-tile cover the tile once;
 //  - the cp.async copies of the traces (steps 13 and 14) write each element where the stage says it
 //    lies.
 #include <gtest/gtest.h>
@@ -157,6 +157,7 @@ TEST(SharedStages, TmaBoxesLandWhereTileByteSaysAndCoverTheTile) {
           for (const gemm::TmaBoxCopy& box : s.boxes) {
             if (box.operand != t.operand) continue;
             ASSERT_EQ(box.bytes, box.inner * box.outer * t.element_bytes) << label;
+            ASSERT_EQ(box.swizzle_span, box.inner * t.element_bytes) << label << ": a box's rows are its swizzle's span";
             ASSERT_EQ((t.offset + box.landing) % gemm::hopper::kSwizzlePeriod, 0) << label;
             const unsigned base = unsigned(s.stage * s.stage_bytes + t.offset + box.landing);
             for (int o = 0; o < box.outer; ++o)
@@ -165,7 +166,7 @@ TEST(SharedStages, TmaBoxesLandWhereTileByteSaysAndCoverTheTile) {
                 const int mn = box.k_major ? box.outer0 + o - box.mn0 : box.inner0 + i - box.mn0;
                 ASSERT_TRUE(mn >= 0 && mn < t.mn && along >= 0 && along < t.k) << label;
                 ++covered[size_t(mn) * size_t(t.k) + size_t(along)];
-                ASSERT_EQ(gemm::hopper::tma_landing_byte(base, i, o, t.element_bytes),
+                ASSERT_EQ(gemm::hopper::tma_landing_byte(base, i, o, t.element_bytes, box.swizzle_span),
                           unsigned(s.stage * s.stage_bytes + t.offset + t.byte(mn, along)))
                     << label << " box " << box.box << " element " << i << "," << o;
               }
