@@ -169,6 +169,13 @@ PICTURES = [
     # block 116, of cluster 58, the first to take a pair: three whole units, then two narrow ones.
     ("viewer-25-timeline.png", ["--panel", "timeline", "--step", "25_narrow_pairs", "--layout", "nt", "--shape",
                                 "4088x4104x128", "--sms", "132", "--block", "116,0", "--size", "1500x2400"]),
+    # 26: an N-major B's tail box (NN; 1536^3 takes the 128 x 144 tile): its TMA box landing with the
+    # 32-byte swizzle (item 3: B's third box), and k-step 1's n = 16 wgmma reading it through its
+    # own descriptor (item 7: each k-step is two reads, n 0-127 and n 128-143).
+    ("viewer-26-shared-tail-tma.png", ["--panel", "shared", "--step", "26_fitted_tile", "--shape", "1536x1536x128",
+                                       "--layout", "nn", "--operand", "b", "--k-tile", "1", "--shared-item", "3"]),
+    ("viewer-26-shared-tail-wgmma.png", ["--panel", "shared", "--step", "26_fitted_tile", "--shape", "1536x1536x128",
+                                         "--layout", "nn", "--operand", "b", "--k-tile", "1", "--shared-item", "7"]),
     # docs/viewer.md: the whole window, and the performance panel.
     ("viewer-all.png", ["--panel", "all", "--step", "09_warptiling", "--shape", "128x128x32", "--warp", "1",
                         "--iteration", "0", "--instruction", "11", "--theme", "light", "--font-scale", "1.5",

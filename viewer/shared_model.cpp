@@ -96,9 +96,13 @@ SharedView shared_view(const TracedProgram& program, const TraceProblem& given, 
   for (size_t r = 0; r < view.stage.reads.size(); ++r) {
     const WgmmaRead& read = view.stage.reads[r];
     if (read.operand != tile.operand) continue;
+    // (B's part where a k-step is two wgmma: step 26's whole boxes, then its tail)
+    const bool part = tile.operand == Operand::B && read.rows < tile.mn && !(read.mn0 == 0 && read.rows == 64);
     view.items.push_back({SharedItemKind::wgmma_read, int(r),
                           format("wgmma k-step %d%s: %s descriptor 0x%016llx", read.k_step,
-                                 tile.operand == Operand::A ? format(", consumer %d", read.consumer).c_str() : "",
+                                 tile.operand == Operand::A ? format(", consumer %d", read.consumer).c_str()
+                                 : part ? format(", n %d-%d", read.mn0, read.mn0 + read.rows - 1).c_str()
+                                        : "",
                                  to_string(tile.operand), (unsigned long long)read.descriptor)});
   }
   for (size_t i = 0; i < trace.instructions.size(); ++i) {

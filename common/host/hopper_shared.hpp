@@ -72,6 +72,7 @@ constexpr MatrixDescriptor decode_descriptor(std::uint64_t d) {
 // offset are not decoded here.
 constexpr unsigned descriptor_byte(const MatrixDescriptor& d, bool k_major, int mn, int k, int element_bytes) {
   const unsigned span = unsigned(swizzle_span(d.swizzle));
+  if (span == 0) return d.start;  // no swizzle: not decoded (decodable)
   const unsigned bytes = unsigned(element_bytes), per_row = span / bytes;
   const unsigned m = unsigned(mn), kk = unsigned(k), rows = unsigned(kCoreRows);
   const unsigned linear = k_major ? d.start + (m % rows) * span + (m / rows) * d.stride + kk * bytes

@@ -441,8 +441,10 @@ GEMM_HD int b_bytes_copied(const TmaOperand& b, bool narrow) {
 
 // Where element (mn, k) of a tile (mn < BM or BN, k < BK) lies in shared memory after the copy,
 // in bytes from the tile's start: rows of 128 bytes, 16-byte chunks swizzled by XOR with the row's
-// position in its 1024-byte period (CU_TENSOR_MAP_SWIZZLE_128B). This is what wgmma_descriptor
-// describes to the tensor cores; the host tests check the two against each other.
+// position in its 1024-byte period (CU_TENSOR_MAP_SWIZZLE_128B); in an N-major B's tail, rows of
+// 32 bytes, one per k, the two chunks swapped in every other group of 4 rows
+// (CU_TENSOR_MAP_SWIZZLE_32B). This is what wgmma_descriptor describes to the tensor cores; the
+// host tests check the two against each other.
 GEMM_HD int tile_byte(const TmaOperand& op, int mn, int k) {
   if (tail_box(op, mn / kBoxInner)) {  // rows of 32 bytes, one per k, chunks swizzled by k / 4 % 2
     const int in_row = (mn % kBoxInner) * kElementBytes;

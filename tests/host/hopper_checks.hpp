@@ -83,6 +83,43 @@ void expect_boxes_land_where_tile_byte_says(const BoxedOperand& op, int rows, in
   for (int n : covered) ASSERT_EQ(n, 1) << what;
 }
 
+// The slices of a tile (steps 22 and 26, whose widths are not all multiples of a slice): each one
+// box of C (64 16-bit or 32 f32 columns), starting on a multiple of its width but the last, which
+// ends at the tile's edge. Together they cover the tile; the read-back path, which skips the
+// columns an earlier slice stored, stores each column once. Where the width divides, the slices
+// are the plain ones (BN / slice_cols of them).
+template <typename Configs, typename SliceCols, typename SliceCount, typename SliceFirstCol, typename ReadBackStores>
+void expect_slices_end_at_the_tile_edge(const Configs& configs, SliceCols slice_cols, SliceCount slice_count,
+                                        SliceFirstCol slice_first_col, ReadBackStores read_back_stores) {
+  for (const auto& c : configs)
+    for (const int staged : {2, 4}) {
+      const std::string what = "BN " + std::to_string(c.bn) + ", " + std::to_string(staged) + "-byte staging";
+      const int cols = slice_cols(staged), count = slice_count(c.bn, staged);
+      std::vector<int> covered(size_t(c.bn), 0), read_back(size_t(c.bn), 0);
+      for (int slice = 0; slice < count; ++slice) {
+        const int first = slice_first_col(slice, c.bn, staged);
+        ASSERT_GE(first, 0) << what;
+        ASSERT_LE(first + cols, c.bn) << what << " slice " << slice;
+        if (slice + 1 < count) {
+          EXPECT_EQ(first, slice * cols) << what;
+        } else {
+          EXPECT_EQ(first + cols, c.bn) << what << ": the last slice ends at the tile's edge";
+        }
+        for (int col = first; col < first + cols; ++col) {
+          ++covered[size_t(col)];
+          if (read_back_stores(slice, first, col - first, staged)) ++read_back[size_t(col)];  // the kernel's and the trace's
+        }
+      }
+      for (int col = 0; col < c.bn; ++col) {
+        ASSERT_GE(covered[size_t(col)], 1) << what << " column " << col;
+        ASSERT_EQ(read_back[size_t(col)], 1) << what << " column " << col;
+      }
+      if (c.bn % cols == 0) {
+        EXPECT_EQ(count, c.bn / cols) << what;
+      }
+    }
+}
+
 // The wgmma accumulators of a warpgroup (4 warps x 32 lanes x BN / 2 registers) hold each element
 // of its 64 x BN product once.
 template <typename RowFn, typename ColFn>

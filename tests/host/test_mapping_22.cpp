@@ -135,32 +135,8 @@ TEST(Mapping22, FittedTileCopiesDescriptorsAndAccumulatorsAgree) {
 // 64, 96, 128, 144). Together they cover the tile; the read-back path, which skips the columns an
 // earlier slice stored, stores each column once. For the widths that divide, the slices are step 21's.
 TEST(Mapping22, SlicesEndAtTheTileEdge) {
-  for (const Config& c : step22::kConfigs)
-    for (const int staged : {2, 4}) {
-      const int cols = step22::slice_cols(staged), count = step22::slice_count(c.bn, staged);
-      std::vector<int> covered(size_t(c.bn), 0), read_back(size_t(c.bn), 0);
-      for (int slice = 0; slice < count; ++slice) {
-        const int first = step22::slice_first_col(slice, c.bn, staged);
-        ASSERT_GE(first, 0);
-        ASSERT_LE(first + cols, c.bn) << config_name(c) << " slice " << slice;
-        if (slice + 1 < count) {
-          EXPECT_EQ(first, slice * cols);
-        } else {
-          EXPECT_EQ(first + cols, c.bn) << "the last slice ends at the tile's edge";
-        }
-        for (int col = first; col < first + cols; ++col) {
-          ++covered[size_t(col)];
-          if (step22::read_back_stores(slice, first, col - first, staged)) ++read_back[size_t(col)];  // kernel's and trace's
-        }
-      }
-      for (int col = 0; col < c.bn; ++col) {
-        ASSERT_GE(covered[size_t(col)], 1) << config_name(c) << " column " << col;
-        ASSERT_EQ(read_back[size_t(col)], 1) << config_name(c) << " column " << col;
-      }
-      if (c.bn % cols == 0) {
-        EXPECT_EQ(count, c.bn / cols);
-      }
-    }
+  ht::expect_slices_end_at_the_tile_edge(step22::kConfigs, step22::slice_cols, step22::slice_count, step22::slice_first_col,
+                                         step22::read_back_stores);
   EXPECT_EQ(step22::slice_count(176, 2), 3);
   EXPECT_EQ(step22::slice_first_col(2, 176, 2), 112);
   EXPECT_EQ(step22::slice_count(176, 4), 6);

@@ -53,8 +53,7 @@ std::string fitted_26() {
   const double left = 30, scale = 2.0;
   const double grid_h = 10 + (kDiagramSms / fitted.cluster) * kRowH;  // a grid panel's rows
   Svg svg(1000, 112 + 2 * grid_h + 36 + 56 + 16 + 88 + 20 + 36 + 12 + 8 * 20 + 34 + 24);
-  svg.text(left, 30, "Step 26: a tile whose count fills the SMs, and the box its 144 columns need", 20, "start", "#1a1a1a",
-           true);
+  svg.text(left, 30, "Step 26: a tile width that is not a multiple of the box: 144 columns", 20, "start", "#1a1a1a", true);
   svg.text(left, 56, "Above: the persistent grid at 1536³ on " + std::to_string(kDiagramSms) +
                          " SMs, a row per cluster of two SMs (grey: idle), each unit's time as its tile's columns",
            14);
@@ -123,18 +122,25 @@ std::string fitted_26() {
   }
   // Shared memory: the stages and staging buffers, against the 227 KB a block may have.
   const double mem_x = left + 260;
-  const int stage = stage_bytes(fitted) / 1024, staging = consumers(fitted) * kStagingBytes / 1024;
-  const int limit = kMaxSharedBytes / 1024;
-  const int whole_third = (a_tile_bytes(fitted) + 3 * box_bytes(b)) / 1024;
-  svg.text(mem_x, y + 15, "Shared memory, of the " + std::to_string(limit) + " KB a block may have:", 13);
-  svg.text(mem_x, y + 40,
-           "with the tail: " + std::to_string(fitted.stages) + " stages × " + std::to_string(stage) + " KB + staging " +
-               std::to_string(staging) + " KB = " + std::to_string(fitted.stages * stage + staging) + " KB",
+  // In KB, to a tenth where not whole: the stages, the staging buffers, and the barriers and
+  // alignment (shared_bytes).
+  auto kb = [](int bytes) {
+    if (bytes % 1024 == 0) return std::to_string(bytes / 1024);
+    const int tenths = (bytes * 10 + 512) / 1024;
+    return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10);
+  };
+  const int stage = stage_bytes(fitted), staging = consumers(fitted) * kStagingBytes;
+  const int whole_third = a_tile_bytes(fitted) + 3 * box_bytes(b);  // a stage with a third 64-column box
+  const int rest = shared_bytes(fitted) - fitted.stages * stage - staging;
+  svg.text(mem_x, y + 15, "Shared memory, of the " + kb(kMaxSharedBytes) + " KB a block may have (sums with about 1 KB", 13);
+  svg.text(mem_x, y + 33, "of barriers and alignment):", 13);
+  svg.text(mem_x, y + 58,
+           "with the tail: " + std::to_string(fitted.stages) + " stages × " + kb(stage) + " KB + staging " + kb(staging) +
+               " KB = " + kb(shared_bytes(fitted)) + " KB",
            13, "start", "#1a1a1a", true);
-  svg.text(mem_x, y + 62,
-           "with a third whole box: " + std::to_string(fitted.stages) + " × " + std::to_string(whole_third) + " KB + " +
-               std::to_string(staging) + " KB = " + std::to_string(fitted.stages * whole_third + staging) +
-               " KB: too much; 4 stages",
+  svg.text(mem_x, y + 80,
+           "with a third whole box: " + std::to_string(fitted.stages) + " × " + kb(whole_third) + " KB + " + kb(staging) +
+               " KB = " + kb(fitted.stages * whole_third + staging + rest) + " KB: too much; 4 stages",
            13);
   svg.text(left, y + 8 * cell_h + 34, "Drawn from step 26's mapping (persistent_clusters, first_unit, next_unit, tile_at, "
                                       "b_operand, box_bytes_of, tile_byte, shared_bytes).",
