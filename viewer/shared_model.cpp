@@ -269,7 +269,8 @@ SourceBox source_box(const SharedView& view) {
   for (int o = 0; o < box.outer; ++o)
     for (int word = 0; word < kSharedBanks; ++word) {
       const int i = word * kBankBytes / bytes;
-      const bool inside = box.inner0 + i < box.stored_inner && box.outer0 + o < box.stored_outer;
+      // (a box's rows may be narrower than the grid's 128 bytes: step 26's tail, 32)
+      const bool inside = i < box.inner && box.inner0 + i < box.stored_inner && box.outer0 + o < box.stored_outer;
       source.pixels[size_t(o) * kSharedBanks + size_t(word)] =
           inside ? touch_colour(view, word * kBankBytes / hopper::kCoreBytes) : kNoElement;
     }

@@ -557,6 +557,7 @@ struct SharedCase {
   gv::SharedItemKind kind = gv::SharedItemKind::stage;
   int nth = 0;  // which item of that kind
   std::string naming = "";  // ... among those whose label holds this
+  std::map<std::string, int> params = {};  // tunables set (--param; the defaults fill the rest), else the defaults
 };
 
 void check_shared_case(const SharedCase& c) {
@@ -568,7 +569,7 @@ void check_shared_case(const SharedCase& c) {
   gemm::TraceProblem problem;
   std::sscanf(c.shape.c_str(), "%dx%dx%d", &problem.shape.m, &problem.shape.n, &problem.shape.k);
   problem.layout = c.layout;
-  problem.params = program->default_params;
+  problem.params = c.params.empty() ? program->default_params : c.params;
   problem.sms = kSms;
   problem = gv::with_defaults(*program, problem);
   const gv::WarpTrace trace = gv::warp_trace(*program, problem, {0, 0, 0}, 0);
@@ -606,8 +607,10 @@ void check_shared_case(const SharedCase& c) {
     EXPECT_EQ((long long)expected.size() * 4, (long long)read.rows * 32) << c.step;
   }
 
+  std::string tunables = c.params.empty() ? " --defaults" : "";
+  for (const auto& [key, value] : c.params) tunables += " --param " + key + "=" + std::to_string(value);
   std::string args = "--panel shared --step " + c.step + " --shape " + c.shape + " --layout " +
-                     gemm::to_string(c.layout) + " --defaults --sms " + std::to_string(kSms) + " --warp 0 --operand " +
+                     gemm::to_string(c.layout) + tunables + " --sms " + std::to_string(kSms) + " --warp 0 --operand " +
                      (c.operand == gemm::Operand::A ? "a" : "b") + " --k-tile " + std::to_string(c.k_tile) +
                      " --shared-item " + std::to_string(selection.item) + " --size 2400x1600";
   const std::string name = "shared_" + c.step + "_" + std::to_string(selection.item);
@@ -639,11 +642,15 @@ void check_shared_case(const SharedCase& c) {
     const json* source = find_grid(shot.geometry, "shared_source");
     ASSERT_NE(source, nullptr) << name;
     const gv::SourceBox box = gv::source_box(view);
+    const gemm::TmaBoxCopy& copy = view.stage.boxes[size_t(item.index)];
     for (int row = 0; row < int((*source)["rows"]); ++row)
       for (int w = 0; w < 32; ++w) {
         const auto [x, y] = cell_centre(*source, row, w);
         ASSERT_EQ(shot.image.at(x, y), rgb(box.pixels[size_t(row) * 32 + size_t(w)])) << name << " source " << row << "," << w;
-        ASSERT_EQ(box.pixels[size_t(row) * 32 + size_t(w)], gv::touch_colour(view, w / 4)) << name << ": chunk colours";
+        // The box's rows are copy.inner elements (128 bytes; 32 for step 26's tail): words past them are not the box's.
+        ASSERT_EQ(box.pixels[size_t(row) * 32 + size_t(w)],
+                  w * 4 < copy.inner * tile.element_bytes ? gv::touch_colour(view, w / 4) : gv::kNoElement)
+            << name << ": chunk colours";
       }
   }
 }
@@ -665,6 +672,16 @@ TEST(ViewerScreenshots, SharedPanelStep15DataPath) {
                      gv::SharedItemKind::wgmma_read, 2});
   check_shared_case({"15_tma_wgmma", "128x256x128", gemm::Layout::tn, gemm::Operand::A, 0,
                      gv::SharedItemKind::wgmma_read, 1});
+}
+
+// Step 26's tail box (NN, the 128 x 144 tile): landing in rows of 32 bytes with the 32-byte swizzle,
+// and k-step 0's n = 16 wgmma reading it through its own descriptor.
+TEST(ViewerScreenshots, SharedPanelStep26Tail) {
+  const std::map<std::string, int> fitted = {{"BN", 144}, {"STAGES", 5}};
+  check_shared_case({"26_fitted_tile", "1536x1536x128", gemm::Layout::nn, gemm::Operand::B, 1, gv::SharedItemKind::tma_box,
+                     2, "", fitted});
+  check_shared_case({"26_fitted_tile", "1536x1536x128", gemm::Layout::nn, gemm::Operand::B, 1,
+                     gv::SharedItemKind::wgmma_read, 0, "n 128-143", fitted});
 }
 
 TEST(ViewerScreenshots, SharedPanelStep22Fp8) {
