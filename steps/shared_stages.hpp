@@ -65,7 +65,7 @@ constexpr int kSixteenBitBytes = 2;  // f16 and bf16
 // kBoxInner, kWgmmaM, kWgmmaK, kNarrowCols (the n of a narrow tile's wgmma; 0 where there are none);
 // kDescriptors (how the kernel forms its descriptors, for the panel). A step whose B may end in a
 // narrower box (step 26: an N-major B's last 16 columns, the 32-byte swizzle, a wgmma of their own)
-// also names tail_cols, box_inner, box_bytes and b_tail_descriptor (HasTail below).
+// also names tail_cols, box_inner, box_bytes, b_tail_descriptor and kTailDescriptors (HasTail below).
 
 struct FirstTile {
   bool any = false;  // a persistent block past the last unit takes none
@@ -135,7 +135,8 @@ SharedStage hopper_stage(const TraceProblem& p, const Dim3& block, int k_tile) {
     copies(Operand::A, a, tile.m * c.bm, a.boxes, false);
     copies(Operand::B, b, tile.n * c.bn, Step::b_boxes(b, tile.narrow), true);
   }
-  const auto read = [&](Operand operand, bool k_major, int consumer, int kk, std::uint64_t descriptor, int mn0, int rows) {
+  const auto read = [&](Operand operand, bool k_major, int consumer, int kk, std::uint64_t descriptor, int mn0, int rows,
+                        const char* how = Step::kDescriptors) {
     WgmmaRead r;
     r.operand = operand;
     r.consumer = consumer, r.k_step = kk;
@@ -143,7 +144,7 @@ SharedStage hopper_stage(const TraceProblem& p, const Dim3& block, int k_tile) {
     r.k_major = k_major;
     r.mn0 = mn0, r.rows = rows;
     r.k0 = kk * Step::kWgmmaK, r.k = Step::kWgmmaK;
-    r.how = Step::kDescriptors;
+    r.how = how;
     s.reads.push_back(r);
   };
   for (int consumer = 0; consumer < Step::consumers(c); ++consumer)
@@ -156,7 +157,9 @@ SharedStage hopper_stage(const TraceProblem& p, const Dim3& block, int k_tile) {
     read(Operand::B, Step::k_major(b), 0, kk, Step::b_descriptor(b, c, s.stage, kk), 0,
          tile.narrow ? Step::kNarrowCols : c.bn - (tail_read ? b_tail : 0));
     if constexpr (HasTail<Step>::value)
-      if (tail_read) read(Operand::B, Step::k_major(b), 0, kk, Step::b_tail_descriptor(b, c, s.stage, kk), c.bn - b_tail, b_tail);
+      if (tail_read)
+        read(Operand::B, Step::k_major(b), 0, kk, Step::b_tail_descriptor(b, c, s.stage, kk), c.bn - b_tail, b_tail,
+             Step::kTailDescriptors);
   }
   return s;
 }

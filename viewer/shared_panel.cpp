@@ -176,8 +176,10 @@ void shared_panel(App& app, ImVec2 size) {
     ImGui::Dummy({kSharedBanks * cell, float(source_rows) * cell});
     ImGui::SetCursorPosY(std::max(after_stage, ImGui::GetCursorPosY()));
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    const TmaBoxCopy& copy = view.stage.boxes[size_t(item.index)];
     ImGui::TextWrapped("colours: the 16-byte chunk of its stored row each word comes from; the Tensor Memory "
-                       "Accelerator writes chunk c of box row r at chunk c ^ (r %% 8)");
+                       "Accelerator writes chunk c of box row r at chunk %s",
+                       copy.swizzle_span == 128 ? "c ^ (r % 8)" : "c ^ (r / 4 % 2), rows of 32 bytes (the 32-byte swizzle)");
     ImGui::PopStyleColor();
   }
   if (shown_lines < view.lines)

@@ -23,6 +23,8 @@ struct Step26 {
   static constexpr int kElementBytes = step26::kElementBytes, kBoxInner = step26::kBoxInner,
                        kWgmmaM = step26::kWgmmaM, kWgmmaK = step26::kWgmmaK, kNarrowCols = step26::kNarrowCols;
   static constexpr const char* kDescriptors = Step16::kDescriptors;
+  static constexpr const char* kTailDescriptors =
+      "wgmma_descriptor(tile + tail_offset(op, k-step), tail_descriptor_strides(op)): the tail's own, 32-byte swizzle";
   static Config config(const TraceProblem& p) { return step26::config_from(p.params); }
   static Op a(const TraceProblem& p, const Config& c) { return step26::a_operand(p.shape, p.layout, c); }
   static Op b(const TraceProblem& p, const Config& c) { return step26::b_operand(p.shape, p.layout, c); }
