@@ -35,8 +35,15 @@ install_missing() {
   fi
   say "installing:$missing"
   # Bounded in time: on a machine that cannot reach a package mirror, apt-get would otherwise hang.
-  timeout 300 $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive timeout 600 $sudo apt-get install -y -qq $missing >/dev/null ||
-    say "apt-get could not install:$missing (continuing; CMake will say what it skips)"
+  timeout 300 $sudo apt-get update -qq || { say "apt-get update failed: not installing:$missing (continuing; CMake will say what it skips)"; return 0; }
+  DEBIAN_FRONTEND=noninteractive timeout 600 $sudo apt-get install -y -qq $missing >/dev/null 2>&1 && return 0
+  # One name this distribution lacks (Ubuntu calls Debian's chromium chromium-browser) makes apt-get
+  # install none of the list: then one package at a time, so the others still come.
+  local failed=""
+  for package in $missing; do
+    DEBIAN_FRONTEND=noninteractive timeout 600 $sudo apt-get install -y -qq "$package" >/dev/null 2>&1 || failed="$failed $package"
+  done
+  [ -z "$failed" ] || say "apt-get could not install:$failed (continuing; CMake will say what it skips)"
 }
 
 find_cuda() {

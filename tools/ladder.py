@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""The ladder on one screen: every GEMM step of a results file at its largest shape, in order, with
+"""The ladder on one screen: every GEMM step of a results file at 4096³ (the pages' size; the largest
+square shape where a file has no 4096³), in order, with
 its GFLOPS, the gain over the step before from the same run, its fraction of cuBLAS from the same
 run, its fraction of the peak, and a bar.
 
     tools/ladder.py                                  # build/results/*.json if there, else docs/results
     tools/ladder.py docs/results/nvidia-h100-80gb-hbm3.json
-    tools/ladder.py --shape 4096 FILE                # another shape than the largest
+    tools/ladder.py --shape 8192 FILE                # another shape
     tools/ladder.py --pairs docs/results/paired-21-22/nvidia-h100-80gb-hbm3.json FILE
     tools/ladder.py --sizes FILE                     # the last step of each ladder at the sizes people run
 
@@ -22,8 +23,9 @@ the run's inputs (fp32, dense 16-bit or FP8 tensor cores) at the file's clock (d
 (results_lib.SIZES_PEOPLE_RUN): per shape, its worst and best fraction of cuBLAS over every layout
 and output type it ran, and how many reach results_lib.AT_CUBLAS_SPEED. The
 bank demos (03, 04) are not GEMMs and step 00 runs on the CPU: neither is on the ladder. Every figure
-is read from the files (docs/results/README.md); nothing is measured here. Exit codes: 0, 2 for a
-missing or unreadable file.
+is read from the files (docs/results/README.md); nothing is measured here. Files that hold no timed
+runs (results_lib.OTHER_FILES: sweeps, FP8 accuracy, ceilings), as a glob of build/results/ finds
+them, are skipped with a note. Exit codes: 0, 2 for a missing or unreadable file or none to show.
 """
 import argparse
 import glob
@@ -35,6 +37,14 @@ import results_lib  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 BAR_WIDTH = 36
+PAGE_SIZE = 4096  # docs/ladder.md's size: the ladder's default where a file has it
+
+
+def default_size(runs):
+    """The pages' size where these runs have it, so that a file of 1024-4096 (tools/run) and a shipped
+    file of 1024-8192 show the same shape; else the largest square shape."""
+    sizes = square_sizes(runs)
+    return PAGE_SIZE if PAGE_SIZE in sizes else max(sizes or {0})
 
 
 def square_sizes(runs):
@@ -56,7 +66,7 @@ def render(document, path, size=None, pairs=()):
     for kind, title, runs in results_lib.ladder_runs(document):
         if not runs:
             continue
-        chosen = size or max(square_sizes(runs) or {0})
+        chosen = size or default_size(runs)
         rows = results_lib.ladder_rows(document, runs, chosen, kind, pairs, fallback=True)
         if not rows:
             continue
@@ -122,7 +132,8 @@ def default_files():
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("files", nargs="*", help="results files (default: build/results, else docs/results)")
-    parser.add_argument("--shape", type=int, default=None, help="the square size to show (default: the largest)")
+    parser.add_argument("--shape", type=int, default=None,
+                        help=f"the square size to show (default: {PAGE_SIZE}, else the largest in the file)")
     parser.add_argument("--pairs", action="append", default=[], metavar="FILE",
                         help="a results file holding two steps from one run, for the gains the main file "
                              "cannot give (may be repeated)")
@@ -134,6 +145,10 @@ def main(argv=None):
     if args.sizes and (args.shape is not None or args.pairs):
         parser.error("--sizes shows its own shapes and no gains: leave out --shape and --pairs")
     files = args.files or default_files()
+    for path in [f for f in files if os.path.basename(f).startswith(results_lib.OTHER_FILES)]:
+        print(f"ladder: skipping {os.path.relpath(path)}: not a file of timed runs (docs/results/README.md)",
+              file=sys.stderr)
+    files = [f for f in files if not os.path.basename(f).startswith(results_lib.OTHER_FILES)]
     if not files:
         print("ladder: no results files (run tools/bench_all.py on a GPU, or give a file)", file=sys.stderr)
         return 2

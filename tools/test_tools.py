@@ -610,6 +610,29 @@ class LadderTest(unittest.TestCase):
         self.assertEqual(exit_.exception.code, 2)
         self.assertIn("leave out --shape and --pairs", error.getvalue())
 
+    def test_the_ladder_is_at_the_pages_size_and_skips_files_without_timed_runs(self):
+        # A file of 1024-8192 (shipped) and one of 1024-4096 (tools/run) both show 4096^3, the pages'
+        # size; a file without 4096^3 shows its largest.
+        doc = document()
+        for run in doc["runs"]:
+            run["shapes"] = [shape(m, 1.0, 1.0) for m in (1024, 4096, 8192)]
+        self.assertIn("at 4096³", ladder.render(doc, "x.json"))
+        self.assertIn("at 8192³", ladder.render(doc, "x.json", 8192))
+        self.assertIn("at 1024³", ladder.render(document(), "x.json"))
+        # tools/run globs build/results/*.json, where a sweep's file may lie beside the results file.
+        with tempfile.TemporaryDirectory() as folder:
+            path, sweep = os.path.join(folder, "test-gpu.json"), os.path.join(folder, "sweep-05_x-test-gpu.json")
+            for name, content in ((path, doc), (sweep, {"candidates": []})):
+                with open(name, "w", encoding="utf-8") as handle:
+                    json.dump(content, handle)
+            with contextlib.redirect_stdout(io.StringIO()) as printed, \
+                    contextlib.redirect_stderr(io.StringIO()) as error:
+                self.assertEqual(ladder.main([path, sweep]), 0)
+            self.assertIn("at 4096³", printed.getvalue())
+            self.assertIn("skipping", error.getvalue())
+            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+                self.assertEqual(ladder.main([sweep]), 2)  # nothing left to show
+
     def test_one_run_is_the_same_commit_within_hours_or_the_same_session(self):
         a = {"commit": "abc", "date": "2026-01-01T00:00:00Z"}
         self.assertTrue(results_lib.same_run(a, dict(a, date="2026-01-01T00:40:00Z")))

@@ -323,6 +323,11 @@ int main(int argc, char** argv) {
   }
   cudaDeviceProp gpu{};
   if (cudaGetDeviceProperties(&gpu, 0) != cudaSuccess) return std::fprintf(stderr, "instruction_ceilings: no GPU\n"), 77;
+  // Built for sm_90a alone (docs/ladder.md's command): elsewhere no kernel could launch, and the
+  // rates would be of launches that never ran.
+  if (gpu.major != 9 || gpu.minor != 0)
+    return std::fprintf(stderr, "instruction_ceilings: built for sm_90a (H100/H200); this GPU is %s, cc %d.%d\n",
+                        gpu.name, gpu.major, gpu.minor), 77;
   const int sms = gpu.multiProcessorCount;
   int clock_khz = 0;
   cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0);
@@ -356,15 +361,13 @@ int main(int argc, char** argv) {
     ceilings.push_back(measure("mma_sync_ldmatrix_barrier", "step 14's loop with its barrier", "8 warps/SM", phase,
                                [&](float* slot) { mma_ldmatrix_loop<true><<<sms, 256>>>(ldmatrix_iterations, slot); },
                                ldmatrix_flops, launches, sms, slots));
-    if (gpu.major == 9) {
-      const int iterations = 400 * scale;
-      ceilings.push_back(measure("wgmma", "wgmma m64n256k16 bf16", "2 warpgroups/SM", phase,
-                                 [&](float* slot) { wgmma_loop<<<sms, 256, kWgmmaSharedBytes>>>(iterations, slot); },
-                                 2.0 * 64 * 256 * 16 * 4 * iterations * 2 * sms, launches, sms, slots));
-      ceilings.push_back(measure("wgmma_fp8", "wgmma m64n192k32 e4m3", "2 warpgroups/SM", phase,
-                                 [&](float* slot) { wgmma_fp8_loop<<<sms, 256, kWgmmaFp8SharedBytes>>>(iterations, slot); },
-                                 2.0 * 64 * 192 * 32 * 4 * iterations * 2 * sms, launches, sms, slots));
-    }
+    const int iterations = 400 * scale;
+    ceilings.push_back(measure("wgmma", "wgmma m64n256k16 bf16", "2 warpgroups/SM", phase,
+                               [&](float* slot) { wgmma_loop<<<sms, 256, kWgmmaSharedBytes>>>(iterations, slot); },
+                               2.0 * 64 * 256 * 16 * 4 * iterations * 2 * sms, launches, sms, slots));
+    ceilings.push_back(measure("wgmma_fp8", "wgmma m64n192k32 e4m3", "2 warpgroups/SM", phase,
+                               [&](float* slot) { wgmma_fp8_loop<<<sms, 256, kWgmmaFp8SharedBytes>>>(iterations, slot); },
+                               2.0 * 64 * 192 * 32 * 4 * iterations * 2 * sms, launches, sms, slots));
   }
   const cudaError_t status = cudaDeviceSynchronize();
   if (status != cudaSuccess) {
