@@ -64,8 +64,8 @@ std::string stream_k_23() {
   svg.rect(30, ly, 28, 16, "#9ecae1", "#555555", 0.8);
   svg.text(68, ly + 13, "a whole unit: its blocks multiply all its k-tiles and store the tiles", 13);
   svg.rect(30, ly + 24, 28, 16, fill_of(2), "#555555", 0.8);
-  svg.text(68, ly + 37, "a piece of a split unit (a colour per unit): a run of its k-tiles, a partial sum; a run may end in "
-                        "the next unit", 13);
+  svg.text(68, ly + 37, "a piece of a split unit (a colour per unit, seven in turn): a run of its k-tiles, a partial sum; a "
+                        "run may end in the next unit", 13);
   svg.text(68, ly + 55, "the last of a unit's sharers to finish adds the others' partial sums to its own, in the sharers' "
                         "order, and stores the tiles", 13);
   svg.text(30, ly + 84, "Counted, not measured: the measured times are on the step's page.", 13, "start", "#555555");
