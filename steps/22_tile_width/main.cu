@@ -1,5 +1,5 @@
-// Step 22: step 21's FP8 kernel with a fifth tile, 128 x 176, and the tile chosen by shape counting
-// what a k-tile costs besides its products (sm_90a). See docs/22-tile-width.md.
+// Step 22: step 21's FP8 kernel with two more tiles, 128 x 176 and 128 x 64, and the tile chosen by
+// shape counting what a k-tile costs besides its products (sm_90a). See docs/22-tile-width.md.
 #include "kernel.cuh"
 
 int main(int argc, char** argv) {
@@ -21,8 +21,8 @@ int main(int argc, char** argv) {
   step.kernel = [](const gemm::TcProblem& problem, const gemm::Params& params) {
     return step22::kernel_for(problem, params);
   };
-  // Without --param, the tile is chosen by shape: 128 x 192, 128 x 176 or 128 x 128, whichever's
-  // rounds take the least time (mapping.hpp, config_for_shape).
+  // Without --param, the tile is chosen by shape: 128 x 192, 128 x 176, 128 x 128 or 128 x 64,
+  // whichever's rounds take the least time (mapping.hpp, config_for_shape).
   step.params_for_shape = [](const gemm::GemmShape& shape, gemm::Layout, const gemm::Params&,
                              const gemm::GpuLimits& gpu) {  // sm_90a alone: every tile fits (config_rule)
     return step22::to_params(step22::config_for_shape(shape, gpu.sms));

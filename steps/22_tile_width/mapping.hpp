@@ -1,9 +1,9 @@
 // Step 22, FP8 with a tile width fitted to the shape: the index math, shared by the kernel and the
 // host tests.
 //
-// Step 21's mapping with one change: a fifth tile, 128 x 176, whose width is not a multiple of 64,
-// and the choice of tile by shape (config_for_shape) counting what a k-tile costs besides its
-// products. What the new width needs follows from it: BN in steps of 16 (config_rule), slices of C
+// Step 21's mapping with one change: the choice of tile by shape (config_for_shape) counting what a
+// k-tile costs besides its products, and the two tiles that count wins: 128 x 176, whose width is
+// not a multiple of 64, and 128 x 64 for the shapes whose 128 x 128 tiles leave most SMs idle. What the new width needs follows from it: BN in steps of 16 (config_rule), slices of C
 // that end at the tile's edge (slice_count, slice_first_col), and where the 176-column tile stores
 // its results and computes its addresses (the rules of steps 20 and 21, below).
 // As in step 19: e4m3 (or e5m2 for A) times e4m3, BK = 128 and wgmma m64nNk32, both operands
@@ -40,7 +40,7 @@ constexpr int kSwizzleBytes = 128;    // TMA and wgmma agree on the 128-byte swi
 constexpr int kBoxInner = kSwizzleBytes / kElementBytes;  // 128 elements: one swizzled row
 constexpr int kSwizzleAtomBytes = 8 * kSwizzleBytes;      // 8 rows of 128 bytes: the swizzle's period
 constexpr int kBarrierBytes = 8;      // one mbarrier
-constexpr int kNarrowCols = 64;       // the n of a narrow tile's wgmma (BN is a multiple of it)
+constexpr int kNarrowCols = 64;       // the n of a narrow tile's wgmma
 
 struct Config {
   int bm, bn, bk;    // block tile; BK = 128 (one swizzled row of k)
@@ -61,7 +61,7 @@ struct Config {
 // registry: common/host/tunables.hpp); their values are kConfigs' fields.
 inline constexpr gemm::Tunable<Config> kTunables[] = {
     {"BM", &Config::bm, "rows of C per block: 64 per consumer warpgroup (64 or 128)"},
-    {"BN", &Config::bn, "columns of C per block: the n of each wgmma (64..256, a multiple of 16)"},
+    {"BN", &Config::bn, "columns of C per block: the n of each wgmma (64..256, a multiple of 8 * CLUSTER)"},
     {"BK", &Config::bk, "depth of the shared tiles (128: one 128-byte swizzled row)"},
     {"STAGES", &Config::stages, "k-tiles in flight in shared memory"},
     {"GROUP_M", &Config::group_m, "tile rows walked together by the persistent blocks (L2 reuse)"},

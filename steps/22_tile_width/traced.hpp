@@ -51,7 +51,7 @@ namespace gemm::traced {
 constexpr int kStep22Pipeline = pipelines::kNarrowTiles | pipelines::kCountedTime | pipelines::kPromotion |
                              pipelines::kUnderNextTile;
 
-// Step 22 adds a tile and chooses among three by shape; with f32 output its tiles store after
+// Step 22 adds two tiles and chooses among four by shape; with f32 output its tiles store after
 // each tile, as step 21's do, the 176-column one with slices that end at its edge: it is described
 // as step 21's, with every function its own.
 inline TracedProgram step22_program() {

@@ -40,7 +40,7 @@ constexpr int kSwizzleBytes = 128;    // TMA and wgmma agree on the 128-byte swi
 constexpr int kBoxInner = kSwizzleBytes / kElementBytes;  // 128 elements: one swizzled row
 constexpr int kSwizzleAtomBytes = 8 * kSwizzleBytes;      // 8 rows of 128 bytes: the swizzle's period
 constexpr int kBarrierBytes = 8;      // one mbarrier
-constexpr int kNarrowCols = 64;       // the n of a narrow tile's wgmma (BN is a multiple of it)
+constexpr int kNarrowCols = 64;       // the n of a narrow tile's wgmma
 
 struct Config {
   int bm, bn, bk;    // block tile; BK = 128 (one swizzled row of k)
@@ -61,7 +61,7 @@ struct Config {
 // registry: common/host/tunables.hpp); their values are kConfigs' fields.
 inline constexpr gemm::Tunable<Config> kTunables[] = {
     {"BM", &Config::bm, "rows of C per block: 64 per consumer warpgroup (64 or 128)"},
-    {"BN", &Config::bn, "columns of C per block: the n of each wgmma (64..256, a multiple of 16)"},
+    {"BN", &Config::bn, "columns of C per block: the n of each wgmma (64..256, a multiple of 8 * CLUSTER)"},
     {"BK", &Config::bk, "depth of the shared tiles (128: one 128-byte swizzled row)"},
     {"STAGES", &Config::stages, "k-tiles in flight in shared memory"},
     {"GROUP_M", &Config::group_m, "tile rows walked together by the persistent blocks (L2 reuse)"},
