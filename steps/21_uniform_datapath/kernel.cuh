@@ -299,8 +299,9 @@ struct Consumer {
 
   // The k-tiles of one tile: n = BN, or for a narrow tile n = 64 into the first accumulators (the
   // others keep what they held: their columns lie outside C, so nothing reaches C from them).
-  // Each form is a loop of its own, so that nothing but wgmma touches the accumulators between
-  // their issue and the wait.
+  // Each form is a loop of its own, so that nothing but wgmma writes the registers the wgmmas write
+  // between their issue and the wait (under the next tile, the epilogue reads and zeroes acc there,
+  // which the promoted wgmmas do not write: they write chain()).
   //
   // Without promotion (PROMOTE = 0) the tensor cores sum all of K into the accumulators, as in
   // step 18. With it, they sum each interval of PROMOTE k-tiles into interval_sum, starting afresh
