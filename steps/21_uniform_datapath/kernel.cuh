@@ -5,7 +5,7 @@
 // descriptors from the stage's address, and the part of A's that depends on the consumer's index
 // is computed per thread (ptxas cannot tell that the index is the same in every lane) and moved to
 // uniform registers each time: with promotion, about 80 instructions a k-tile besides the
-// additions, between a drain and the next wgmma. Here the index comes from an instruction whose
+// additions, about half of them the descriptors' arithmetic, between a drain and the next wgmma. Here the index comes from an instruction whose
 // result is uniform, the descriptors of stage 0 are built once, and a k-step adds the stage's and
 // its own offset to them: the arithmetic stays in the uniform datapath (uniform_addresses in
 // mapping.hpp says in which kernels).
