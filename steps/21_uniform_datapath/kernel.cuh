@@ -5,10 +5,10 @@
 // descriptors from the stage's address, and the part of A's that depends on the consumer's index
 // is computed per thread (ptxas cannot tell that the index is the same in every lane) and moved to
 // uniform registers each time: with promotion, about 80 instructions a k-tile besides the
-// additions, about half of them the descriptors' arithmetic, between a drain and the next wgmma. Here the index comes from an instruction whose
-// result is uniform, the descriptors of stage 0 are built once, and a k-step adds the stage's and
-// its own offset to them: the arithmetic stays in the uniform datapath (uniform_addresses in
-// mapping.hpp says in which kernels).
+// additions, about half of them the descriptors' arithmetic, between a drain and the next wgmma.
+// Here the index comes from an instruction whose result is uniform, the descriptors of stage 0
+// are built once, and a k-step adds the stage's and its own offset to them: the arithmetic stays
+// in the uniform datapath (uniform_addresses in mapping.hpp says in which kernels).
 //
 // Roles: warpgroup 0 is the producer, one of its threads issues every copy; warpgroups 1.. are the
 // consumers, each multiplying 64 rows of the block tile. They hand the STAGES shared buffers to

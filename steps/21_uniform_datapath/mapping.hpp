@@ -452,7 +452,8 @@ GEMM_HD bool stores_under_next_tile(const Config& c, const GemmShape& s, float b
 //   serialised the wgmmas (C7511) with the change;
 // - the tiles of at most 128 columns that store under the next tile: with the change they ran
 //   slower (the performance log, step 21).
-constexpr int kUniformMaxColsBothPaths = 128;  // of the compiled promoted tiles, the widest with room for it and both store paths
+// Of the compiled promoted tiles, the widest with room for it and both store paths.
+constexpr int kUniformMaxColsBothPaths = 128;
 GEMM_HD constexpr bool uniform_addresses(const Config& c, int out_bytes, bool tma_only) {
   const bool no_room = c.promote > 0 && c.bn > kUniformMaxColsBothPaths && !tma_only;
   const bool slower = c.bn <= kUnderNextTileMaxCols && epilogue_under_next_tile(c, out_bytes, tma_only);

@@ -2,8 +2,8 @@
 // scale_b * A*B + beta*C, e4m3 or e5m2 times e4m3, promotion every PROMOTE k-tiles, output f32,
 // f16 or bf16; sm_90a; the epilogue under the next tile where epilogue_under_next_tile holds, the
 // k-loop's addresses in uniform registers where uniform_addresses does), compiled for two more
-// tiles, 128 x 176 and 128 x 64 (mapping.hpp, kConfigs and config_for_shape). At 4096^3 it takes the 192-column
-// tile's 6 rounds with 8% fewer columns, and the 128 x 128 tile's 8 rounds cost more. What the
+// tiles, 128 x 176 and 128 x 64 (mapping.hpp, kConfigs, config_for_shape). At 4096^3 the 176
+// takes the 192 tile's 6 rounds with 8% fewer columns; the 128 x 128 tile's 8 cost more. What the
 // kernel needs for it: wgmma with n = 176 (common/device/wgmma.cuh), and slices of C that end at the
 // tile's edge (slice_count, slice_first_col: 176 is not a multiple of a slice's 64 or 32 columns).
 // The 16-bit kernel compiled beside the TMA-only one keeps only the read-back path, which

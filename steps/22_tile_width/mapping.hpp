@@ -1,9 +1,9 @@
 // Step 22, FP8 with a tile width fitted to the shape: the index math, shared by the kernel and the
 // host tests.
 //
-// Step 21's mapping with one change: the choice of tile by shape (config_for_shape) counting what a
-// k-tile costs besides its products, and the two tiles that count wins: 128 x 176, whose width is
-// not a multiple of 64, and 128 x 64 for the shapes whose 128 x 128 tiles leave most SMs idle. What the new width needs follows from it: BN in steps of 16 (config_rule), slices of C
+// Step 21's mapping with one change: the tile by shape (config_for_shape) counting what a k-tile
+// costs besides its products, and the tiles that count picks: 128 x 176 (not a multiple of 64)
+// and 128 x 64. What the new width needs: BN in steps of 16 (config_rule), slices of C
 // that end at the tile's edge (slice_count, slice_first_col), and where the 176-column tile stores
 // its results and computes its addresses (the rules of steps 20 and 21, below).
 // As in step 19: e4m3 (or e5m2 for A) times e4m3, BK = 128 and wgmma m64nNk32, both operands
