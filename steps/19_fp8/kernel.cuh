@@ -182,8 +182,8 @@ struct Consumer {
   const int consumer, warp_in_group, lane;
   const Descriptor strides;
   unsigned char* const staging;  // the consumers' staging buffers
-  // TMA stores C (tma_stores_c). An int, not a bool: held as a bool, it was computed once into a
-  // predicate that stayed live across the k-loop, and ptxas serialised some kernels' wgmma (C7511).
+  // TMA stores C (tma_stores_c). An int, not a bool: held as a bool, ptxas serialised the wgmma of
+  // some kernels (C7511, docs/results/trials/2026-12-02-kloop-spill-h200/ptxas-variants.txt).
   const int store_with_tma;
   const bool leader;  // issues the consumer's TMA stores
   // C's lines go first when L2 needs room: C is written once and not read again here, while the

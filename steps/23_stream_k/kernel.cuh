@@ -219,8 +219,8 @@ struct Consumer {
   unsigned char* const staging;  // the consumers' staging buffers
   float* const partials;         // the workspace: the split units' partial sums (slot_of)
   int* const arrivals;           // and the sharers counted in (arrival_of)
-  // TMA stores C (tma_stores_c). An int, not a bool: held as a bool, it was computed once into a
-  // predicate that stayed live across the k-loop, and ptxas serialised some kernels' wgmma (C7511).
+  // TMA stores C (tma_stores_c). An int, not a bool: held as a bool, ptxas serialised the wgmma of
+  // some kernels (C7511, docs/results/trials/2026-12-02-kloop-spill-h200/ptxas-variants.txt).
   const int store_with_tma;
   const bool leader;  // issues the consumer's TMA stores
   // C's lines go first when L2 needs room: C is written once and not read again here, while the
@@ -273,6 +273,8 @@ struct Consumer {
   __device__ __forceinline__ void consume_tiles() {
     constexpr Config cfg = kConfigs[kConfig];
     const bool store_under_next_tile = kUnderNextTile && store_with_tma;
+    // No empty asm settles store_with_tma here, as in steps 20 and 21: with one, ptxas serialised the
+    // 176-column tile's wgmma (C7511, docs/results/trials/2026-12-05-pin-ptxas/README.md).
     bool pending = false;  // the tile last multiplied, not yet stored
     TileCoord last{};
     // Under the next tile's first products: the last tile's epilogue, then fresh accumulators.
