@@ -284,7 +284,8 @@ def speedup_table(attributes, documents):
                 shape_label(shape), fmt(before["time"]["gflops"]), fmt(shape["time"]["gflops"]),
                 before["time"]["median_ms"] / shape["time"]["median_ms"], digits))
         if rows:
-            out.append(f"| M×N×K | {base} GFLOPS | {step} GFLOPS | speedup |")
+            # The runs compared, named in the header: a page with several types has several tables.
+            out.append(f"| M×N×K ({types_label(step_run)}) | {base} GFLOPS | {step} GFLOPS | speedup |")
             out.append("|---|---:|---:|---:|")
             out.extend(rows)
             out.append("")

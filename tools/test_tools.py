@@ -182,6 +182,7 @@ class RenderTest(unittest.TestCase):
                        run("13_wmma_pipeline", 2.5, "bf16", "f32"), run("13_wmma_pipeline", 1.0, "f16", "f32")]
         table = render_docs.speedup_table({"base": "12_wmma", "step": "13_wmma_pipeline"}, [("x.json", doc)])
         self.assertIn("| 1024×1024×1024 | 214.7 | 859.0 | 4.0× |", table)
+        self.assertIn("| M×N×K (NN, bf16 → f32) |", table)  # the runs compared, named
         doc["runs"] = [r for r in doc["runs"] if r["out"] == "f32"]  # no 16-bit output runs: the same table
         self.assertEqual(render_docs.speedup_table({"base": "12_wmma", "step": "13_wmma_pipeline"},
                                                    [("x.json", doc)]), table)
