@@ -1,6 +1,6 @@
 // Step 18, Hopper wgmma: the index math, shared by the kernel and the host tests.
 //
-// Nothing in this step computes a per-lane shared-memory address any more:
+// The main loop computes no per-lane shared-memory address (the epilogue's staging_byte does):
 //  - TMA (the Tensor Memory Accelerator) moves whole boxes of a tile global -> shared, given a
 //    tensor map (the matrix's shape, row length, box size and swizzle, built once on the host) and
 //    the box's first coordinate (tma_box below). It zero-fills what lies outside the matrix;

@@ -218,7 +218,7 @@ struct Consumer {
   float (&acc)[kBn / 2];
   float (&interval_sum)[kPromote ? kBn / 2 : 1];
   // Its place among the stages (PipelineState: phase, then stage, the order the kernel was tuned
-  // with, see store_with_tma) and the staging buffer's half its next slice takes.
+  // with, mapping.hpp) and the staging buffer's half its next slice takes.
   PipelineState pipeline;
   int staging_half = 0;
 

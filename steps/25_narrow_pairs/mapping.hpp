@@ -2,7 +2,7 @@
 // for the persistent grid's dealing: the narrow units of a last tile column go two to a place
 // where that ends the grid sooner (persistent_clusters, paired, first_unit, next_unit).
 //
-// Nothing in this step computes a per-lane shared-memory address any more:
+// The main loop computes no per-lane shared-memory address (the epilogue's staging_byte does):
 //  - TMA (the Tensor Memory Accelerator) moves whole boxes of a tile global -> shared, given a
 //    tensor map (the matrix's shape, row length, box size and swizzle, built once on the host) and
 //    the box's first coordinate (tma_box below). It zero-fills what lies outside the matrix;

@@ -6,13 +6,14 @@
 // wgmma reads through a descriptor of its own; the epilogue's last slice ends at the tile's edge
 // (slice_first_col).
 //
-// Nothing in this step computes a per-lane shared-memory address any more:
+// The main loop computes no per-lane shared-memory address (the epilogue's staging_byte does):
 //  - TMA (the Tensor Memory Accelerator) moves whole boxes of a tile global -> shared, given a
 //    tensor map (the matrix's shape, row length, box size and swizzle, built once on the host) and
 //    the box's first coordinate (tma_box below). It zero-fills what lies outside the matrix;
 //  - wgmma reads its operands straight from shared memory through a 64-bit descriptor (start
 //    address, two strides, swizzle mode: wgmma_descriptor below); one instruction multiplies a
-//    64 x BN x 16 slice for a whole warpgroup (4 warps, 128 threads);
+//    64 x BN x 16 slice for a whole warpgroup (4 warps, 128 threads), or two where an N-major B is
+//    144 columns wide (n = 128, then n = 16);
 //  - the layout of each operand in global memory picks its box shape and its "transpose" bit:
 //    K-major operands (A in NN/NT, B in NT) come in rows of 64 k's; M- or N-major ones (A in TN, B
 //    in NN/TN) in rows of 64 m's or n's, and wgmma reads them transposed at no cost.
@@ -74,7 +75,8 @@ struct Config {
 // registry: common/host/tunables.hpp); their values are kConfigs' fields.
 inline constexpr gemm::Tunable<Config> kTunables[] = {
     {"BM", &Config::bm, "rows of C per block: 64 per consumer warpgroup (64 or 128)"},
-    {"BN", &Config::bn, "columns of C per block: the n of each wgmma (64..256, a multiple of 64, or 144)"},
+    {"BN", &Config::bn,
+     "columns of C per block: the n of each wgmma (64..256, a multiple of 64), or 144 (n = 128 and 16 where B is N-major)"},
     {"BK", &Config::bk, "depth of the shared tiles (64: one 128-byte swizzled row)"},
     {"STAGES", &Config::stages, "k-tiles in flight in shared memory"},
     {"GROUP_M", &Config::group_m, "tile rows walked together by the persistent blocks (L2 reuse)"},
@@ -460,7 +462,7 @@ GEMM_HD int tile_byte(const TmaOperand& op, int mn, int k) {
 // --- wgmma operand descriptors ---------------------------------------------------------------
 
 // The 64-bit shared-memory matrix descriptor (PTX ISA, "Matrix Descriptor Format"): start address,
-// leading- and stride-dimension byte offsets (all >> 4), and the swizzle mode (1 = 128 bytes).
+// leading- and stride-dimension byte offsets (all >> 4), and the swizzle mode (1 = 128 bytes, 3 = 32).
 // 128-byte-swizzled layouts (CUTLASS's canonical forms):
 //  - K-major: 8 rows of 128 bytes form one 1024-byte atom; the stride offset is the step from one
 //    group of 8 m/n rows to the next (1024); the leading offset is unused (1);
