@@ -13,7 +13,7 @@ const char* to_string(Layout layout) {
 std::string tc_shape_rule(const GemmShape& s, Layout) {
   // M and N may be anything: rows whose length is not a multiple of 8 are copied element by element.
   // (A shape that breaks a rule runs the general path: run_tc_step.cu.)
-  if (s.k % 8 != 0) return "K must be a multiple of 8 (the k-steps of the tensor cores read 16-byte runs of K)";
+  if (s.k % 8 != 0) return "K must be a multiple of 8 (the tensor-core steps' copies read K in 16-byte runs)";
   return "";
 }
 

@@ -31,7 +31,9 @@ using gemm::LaunchShape;
 
 constexpr int kFragment = 16;  // wmma tile side (m16n16k16)
 constexpr int kChunk = 8;      // 16-bit elements per 16-byte copy
-constexpr int kPad = 8;        // elements added to each shared row (keeps 32-byte fragment alignment)
+// Elements added to each shared row: WMMA's row stride (ldm) a multiple of 8 and its fragments on 32
+// bytes, and the 8 rows a fragment load reads at once in different banks.
+constexpr int kPad = 8;
 constexpr int kWarpSize = 32;
 
 struct Config {

@@ -126,8 +126,9 @@ __global__ void __launch_bounds__(threads(kConfigs[kConfig]))
     }
     cp_async_wait<0>();  // no copy may still be writing shared memory when the block exits
 
-    // Epilogue: each accumulator goes through the warp's 16 x 16 staging tile, because a fragment's
-    // element-to-lane layout is unspecified; the lanes then write C with the edge checks.
+    // Epilogue: each accumulator goes through the warp's 16 x 16 staging tile: store_matrix_sync writes
+    // whole f32 tiles to 32-byte-aligned addresses, and a fragment's element-to-lane layout is
+    // unspecified, so only the staged tile can be written to C with the edge checks and C's type.
 #pragma unroll
     for (int i = 0; i < kFragRows; ++i)
 #pragma unroll

@@ -5,7 +5,7 @@
 int main(int argc, char** argv) {
   gemm::TcStepDescription step;
   step.name = "13_wmma_pipeline";
-  step.title = "step 10's cp.async pipeline feeding the WMMA tensor cores: k-tiles copied STAGES ahead (sm_80+)";
+  step.title = "step 10's cp.async pipeline feeding the WMMA tensor cores: k-tiles copied STAGES - 1 ahead (sm_80+)";
   step.min_cc = 80;  // cp.async
   step.params = gemm::param_specs(step13::kTunables, step13::kConfigs[0]);  // see config_for_gpu for GPUs where it does not fit
   step.check_params = gemm::params_rule(step13::kTunables, step13::config_rule);
