@@ -676,6 +676,10 @@ def ceiling_line(attributes, results_dir):
             if per_clock else ""
         held = (f"; over {sustained['launches']} longer launches, at the power limit: "
                 f"{sustained['flop_per_sm_clock']:,.0f} at a median {sustained['clock_mhz']:,.0f} MHz") if sustained else ""
+        if sustained and per_clock and sustained["flop_per_sm_clock"] >= 0.995 * per_clock:
+            # Each launch's rate is divided by the clock block 0 read over its own run, not the
+            # clock of every SM over the whole launch: a rate at the peak is the peak, within that.
+            held += " (the peak, within the clock reading)"
         lines.append(f"**Ceiling of {label}** alone, with no memory traffic: {short['flop_per_sm_clock']:,.0f} FLOP per "
                      f"SM per clock{share} ({short['config']}, {short['launches']} launches back to back, "
                      f"{short['tflops']:,.1f} TFLOPS at a median {short['clock_mhz']:,.0f} MHz{held}). "

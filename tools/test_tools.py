@@ -301,6 +301,15 @@ class RenderTest(unittest.TestCase):
         # The best configuration, per clock and as a share of the 4096 FLOP per SM and clock.
         self.assertIn("3,900 FLOP per SM per clock, 95.2% of the dense 16-bit tensor-core peak's 4096", line)
         self.assertIn("3,800 at a median 1,600 MHz", line)
+        self.assertNotIn("the peak, within", line)
+        ceilings["ceilings"][2]["flop_per_sm_clock"] = 4100.0  # a sustained rate read at the peak
+        with open(os.path.join(self.folder, "ceilings-test-gpu.json"), "w", encoding="utf-8") as handle:
+            json.dump(ceilings, handle)
+        self.assertIn("4,100 at a median 1,600 MHz (the peak, within the clock reading)",
+                      render_docs.render(text, self.folder))
+        ceilings["ceilings"][2]["flop_per_sm_clock"] = 3800.0
+        with open(os.path.join(self.folder, "ceilings-test-gpu.json"), "w", encoding="utf-8") as handle:
+            json.dump(ceilings, handle)
         self.assertIn("ceilings-test-gpu.json", line)
         self.assertIn("| wgmma m64n256k16 | 2 warpgroups/SM | 900.0 | 1,800 | 3,900 | 95.2% of 4096 |",
                       render_docs.ceilings_table({}, self.folder))
