@@ -9,7 +9,7 @@
 //    order chosen for the banks (lane_row, lane_col below); as in step 08 a lane's TM rows (TN
 //    columns) are groups of 4 spread over the warp tile.
 // What it changes: a warp's shared loads touch WM values of A and WN values of B per step of the
-// inner loop (step 08: 8 and 128), and with the lane order every 16-byte load costs 2 wavefronts
+// inner loop (step 08: 16 and 128), and with the lane order every 16-byte load costs 2 wavefronts
 // where step 08's B loads cost 4: a third fewer wavefronts for the same instructions. A warp's
 // results are a compact rectangle of C. The global-to-shared copies are step 08's.
 #pragma once
