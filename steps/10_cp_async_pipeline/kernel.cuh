@@ -142,7 +142,8 @@ __device__ __forceinline__ void multiply(const GemmShape& shape, const ThreadCoo
         // The one barrier of the tile sits here, with the last step's values already in registers:
         // a warp leaving the barrier has TM*TN multiply-adds ready to issue instead of waiting on
         // shared memory. Before it: wait for tile kt + 1 (STAGES - 3 newer groups may stay in
-        // flight). After it every warp is past tile kt - 1, so its stage takes tile kt + STAGES - 1.
+        // flight). After it every warp is past tile kt (its last step is in registers), so the stage
+        // of tile kt - 1 takes tile kt + STAGES - 1.
         cp_async_wait<groups_in_flight(cfg)>();
         __syncthreads();
         // Past the end of the run the copies still go out (outside the matrix they read nothing and

@@ -10,7 +10,8 @@
 // nothing else to do. Here the copies are cp.async (sm_80+): the hardware moves global memory
 // straight into shared memory without passing through registers, the thread does not wait for it,
 // and the shared tiles come in STAGES buffers: while the warps compute on stage kt % STAGES, the
-// copies of the next STAGES - 1 k-tiles are in flight.
+// copies of k-tiles kt + 1 .. kt + STAGES - 2 are in flight, and kt + STAGES - 1 goes out at the
+// end of kt.
 //
 // What cp.async changes in the mapping: it copies 4, 8 or 16 bytes as they are, it cannot transpose
 // a 16-byte chunk. So
@@ -64,7 +65,7 @@ inline constexpr gemm::Tunable<Config> kTunables[] = {
     {"WN", &Config::wn, "columns of C per warp"},
     {"TM", &Config::tm, "rows of C per thread"},
     {"TN", &Config::tn, "columns of C per thread (results per thread = TM*TN)"},
-    {"STAGES", &Config::stages, "shared-memory buffers in the pipeline (2 = double buffering)"},
+    {"STAGES", &Config::stages, "shared-memory buffers in the pipeline (3..8: one read, one landed, the rest in flight)"},
     {"MINB", &Config::min_blocks, "blocks per SM the compiler must fit (__launch_bounds__; caps registers)"},
     // No field of Config, so neither in kConfigs nor in the traced registry: SPLIT picks the launches (split_rule).
     {"SPLIT", nullptr, "1: a partial last wave of tiles is split along k over all SMs; 0: every tile whole", 1},
@@ -148,7 +149,7 @@ GEMM_HD int tile_index(const GemmShape& shape, const Config& c, const gemm::Dim3
 }
 
 // Waves of blocks a launch takes on `sms` multiprocessors: these kernels fit MINB blocks per SM (one
-// for the default and its transpose, which need about 240 registers per thread).
+// for the default and its transpose, which need 224 to 246 registers per thread).
 GEMM_HD int blocks_per_sm(const Config& c) { return c.min_blocks > 0 ? c.min_blocks : 1; }
 GEMM_HD int waves(const GemmShape& shape, const Config& c, int sms) {
   return ceil_div(tile_count(shape, c), sms * blocks_per_sm(c));

@@ -19,7 +19,7 @@ std::string pipeline_10() {
   using namespace step10;
   const Config c = kConfigs[0];
   const int stages = c.stages, k_tiles = 2 * stages;
-  // Times in loop slots: slot 0 the prologue, slot kt + 1 iteration kt (kernel.cuh, main_loop): the
+  // Times in loop slots: slot 0 the prologue, slot kt + 1 iteration kt (kernel.cuh, multiply): the
   // prologue issues k-tiles 0..STAGES-2 and waits for tile 0; iteration kt computes tile kt from
   // stage kt % STAGES, then waits for tile kt + 1 (cp.async.wait_group STAGES-3 and __syncthreads)
   // and issues tile kt + STAGES - 1 into the stage tile kt - 1 used.
@@ -50,8 +50,10 @@ std::string pipeline_10() {
            20, "start", "#1a1a1a", true);
   svg.text(30, 56, "Each row is one shared-memory stage; time runs to the right in loop iterations. Order of the kernel's loop "
                    "(step10 kernel.cuh), stage of k-tile kt = step10::stage_of(kt) = kt % " + std::to_string(stages) + ".", 14);
-  svg.text(30, 76, "While the warps compute on one stage, the copies of the next " + std::to_string(stages - 1) +
-           " k-tiles are in flight into the others.", 14);
+  const int in_flight = stages - 2;  // k-tiles kt + 1 .. kt + STAGES - 2; kt + STAGES - 1 goes out after the barrier
+  svg.text(30, 76, "While the warps compute on one stage, the copies of the next " + std::to_string(in_flight) +
+           (in_flight == 1 ? " k-tile are" : " k-tiles are") +
+           " in flight into another; the last step's barrier sends the one after out.", 14);
   for (int s = 0; s <= k_tiles; ++s) {
     const double x = x0 + slot * s;
     svg.rect(x, y0 - 18, slot, row * stages + 18, s % 2 ? "#fafafa" : "#f2f2f2");
