@@ -51,7 +51,7 @@ COUNTERS = {
     "shared_load_requests": ["smsp__sass_inst_executed_op_shared_ld.sum", "smsp__sass_inst_executed_op_ldsm.sum"],
     "shared_store_requests": ["smsp__sass_inst_executed_op_shared_st.sum", "smsp__sass_inst_executed_op_ldgsts.sum"],
 }
-# The four counters the agreement rule is about (the request counts must match exactly).
+# The six counters the agreement rule is about (the request counts must match exactly).
 CHECKED = ["global_load_sectors", "global_store_sectors", "shared_load_wavefronts", "shared_store_wavefronts",
            "shared_load_requests", "shared_store_requests"]
 # What each traced program is profiled at follows from its step's declaration (gemm_add_step in
