@@ -7,10 +7,11 @@
 //  - the A tile is stored TRANSPOSED in shared memory (a_tile_t[k][m]), so that a thread's TM values
 //    of A for one k are contiguous, like its TN values of B: both are read with 16-byte loads;
 //  - a thread's TM rows (TN columns) are not contiguous: they are groups of 4, one group in each
-//    quarter (half, ...) of the block tile. Across a warp, a 16-byte shared load then reads
+//    (TM / 4)-th of the block tile (its halves at TM = 8). Across a warp, a 16-byte shared load then reads
 //    consecutive 16-byte slots (no bank conflict) where contiguous 8-wide thread tiles would put
 //    lanes 32 bytes apart (a 2-way conflict);
-//  - C is written with 16-byte stores when N % 4 == 0, consecutive across the warp.
+//  - C is written with 16-byte stores when N % 4 == 0, consecutive across each row of threads of the
+//    warp.
 #pragma once
 
 #include "dispatch.hpp"
@@ -147,7 +148,8 @@ GEMM_HD MatrixCoord b_source(const GemmShape& shape, const ThreadCoord& t, const
   m.valid = m.row < shape.k && m.col < shape.n;
   return m;
 }
-// The transposed A tile a_tile_t[BK][BM]: element q of the chunk goes to row (k) 4*cc + q, column r.
+// The transposed A tile a_tile_t[BK][BM]: element q of the chunk (row r = chunk / (BK/4) of the A
+// tile, piece cc = chunk % (BK/4) of that row) goes to row (k) 4*cc + q, column r.
 GEMM_HD int a_store_index(const ThreadCoord& t, const Config& c, int copy, int q) {
   const int chunk = chunk_of(t, c, copy), per_row = c.bk / kChunk;
   return ((chunk % per_row) * kChunk + q) * c.bm + chunk / per_row;
