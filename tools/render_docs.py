@@ -515,11 +515,15 @@ def demo_table(attributes, documents):
                 f"{run['time']['median_ms'] * 1000:.1f}" if run.get("time") else "–", run["verdict"]))
         reps = sorted({run["time"]["reps"] for run in runs if run.get("time")})
         device = document["device"]
+        # The profiler's check is per GPU: say which file's GPU it was made on.
+        profiled = os.path.exists(os.path.join(os.path.dirname(path), "model-vs-ncu-" + os.path.basename(path)))
+        checked = ("checked against the profiler below" if profiled else
+                   "the profiler's check below was made on another GPU; the model does not depend on the GPU")
         out.append("")
         out.append(f"*{device['name']}, driver {device['driver']}; run {runs[0].get('date', '?')[:10]}, commit "
                    f"{short_commit(runs[0].get('commit', '?'))}; {runs[0]['blocks']} blocks × {runs[0]['repeats']} "
                    f"repetitions per launch, median of {', '.join(map(str, reps))} launches; wavefronts from the "
-                   f"access model (checked against the profiler below); from `{os.path.relpath(path, ROOT)}`.*")
+                   f"access model ({checked}); from `{os.path.relpath(path, ROOT)}`.*")
         out.append("")
     return "\n".join(out) if out else NO_RESULTS
 

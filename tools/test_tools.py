@@ -4,6 +4,7 @@ import copy
 import io
 import json
 import os
+import shutil
 import sys
 import tempfile
 import unittest
@@ -186,6 +187,24 @@ class RenderTest(unittest.TestCase):
         doc["runs"] = [r for r in doc["runs"] if r["out"] == "f32"]  # no 16-bit output runs: the same table
         self.assertEqual(render_docs.speedup_table({"base": "12_wmma", "step": "13_wmma_pipeline"},
                                                    [("x.json", doc)]), table)
+
+    def test_demo_table_says_on_which_gpu_the_profiler_checked_the_model(self):
+        run = {"step": "03_smem_banks_square", "variant": "row_col", "commit": "abc", "date": "2026-01-01T00:00:00Z",
+               "blocks": 2048, "repeats": 64, "verdict": "PASS",
+               "predicted": {"store_wavefronts_per_instruction": 1, "load_wavefronts_per_instruction": 32,
+                             "shared_store_wavefronts": 10, "shared_load_wavefronts": 320},
+               "time": {"median_ms": 0.5, "reps": 5}}
+        doc = dict(document(), runs=[run])
+        folder = tempfile.mkdtemp()
+        path = os.path.join(folder, "test-gpu.json")
+        table = render_docs.demo_table({"step": "03_smem_banks_square"}, [(path, doc)])
+        self.assertIn("| row_col | 1 | 32 | 10 | 320 | 500.0 | PASS |", table)
+        self.assertIn("the profiler's check below was made on another GPU", table)
+        with open(os.path.join(folder, "model-vs-ncu-test-gpu.json"), "w", encoding="utf-8") as handle:
+            handle.write("{}")
+        self.assertIn("(checked against the profiler below)", render_docs.demo_table({"step": "03_smem_banks_square"},
+                                                                                   [(path, doc)]))
+        shutil.rmtree(folder)
 
     def test_speedup_table_of_an_output_type_to_two_digits_skips_variants(self):
         def run(step, ms, out, variant=""):
