@@ -830,8 +830,9 @@ def ladder_table(attributes, documents, results_dir):
                        + (f"{100 * r['peak_fraction']:.1f}%" if r["peak_fraction"] is not None else "–") + " |")
         caption = source_line(document, path, [r["run"] for r in rows]) + f" Runs: {title}. " + \
             results_lib.peak_formula(document["device"], kind) + "."
-        caption += (" A gain is the ratio of two runs' medians from one run of the benchmarks (one `bench_all.py` "
-                    "call); where the file's run of the step before is from another session it is not given")
+        caption += (" A gain is the ratio of two runs' medians from one run of the benchmarks (the same commit "
+                    "within three hours, `same_run`); where the file's run of the step before is from another "
+                    "session it is not given")
         caption += (f"; †: from the pair measured in one run in `{'`, `'.join(sorted(used))}`." if used else ".")
         out += ["", caption, ""]
     return "\n".join(out) if out else NO_RESULTS

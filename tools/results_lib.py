@@ -289,8 +289,9 @@ def ladder_rows(document, runs, size, kind, pairs=(), fallback=False):
     its rate, fraction of cuBLAS and of the kind's peak, and the gain over the row before, taken only
     where both rows are of one shape and the two runs come from one run of the benchmarks (same_run):
     from this document, else from a pair of the `pairs` documents ([(path, document)]), else None
-    with `gain_note` saying why."""
+    with `gain_note` saying why. A pair counts only from the same GPU as the document."""
     rows, previous = [], None
+    pairs = [(path, other) for path, other in pairs if other["device"]["name"] == document["device"]["name"]]
     peak = peak_gflops(document["device"], kind)
     for run in runs:
         shape = square_shape(run, size) or (largest_square(run) if fallback else None)

@@ -360,6 +360,13 @@ class RenderTest(unittest.TestCase):
                                           self.folder)
         self.assertIn("| 1,074 | 2.00×† |", paired)
         self.assertIn("pair/test-gpu.json", paired)
+        # A pair measured on another GPU gives no gain in this GPU's table.
+        pair["device"] = dict(pair["device"], name="Other GPU")
+        with open(os.path.join(self.folder, "pair", "test-gpu.json"), "w", encoding="utf-8") as handle:
+            json.dump(pair, handle)
+        other = render_docs.ladder_table({"kind": "fp32", "size": "1024", "pairs": "pair"}, [("x.json", doc)],
+                                         self.folder)
+        self.assertIn("| 1,074 | –, not in one run |", other)
 
     def test_sizes_table_spans_every_run_of_each_ladders_last_step(self):
         doc = document()
