@@ -2,7 +2,7 @@
 """The lesson of a step: what its code changes against the step before, kernel and mapping together.
 
     tools/lesson.py 09 10          # the diff of steps/09_*/ against steps/10_*/, as a learner reads it
-    tools/lesson.py 10             # the same: step 10 against the step before it (25: against 18, BASE)
+    tools/lesson.py 10             # the same: step 10 against the step before it (05: against 02, 25: against 18; BASE)
     tools/lesson.py --stat         # the size of every lesson, one line a step
     tools/lesson.py --check        # exits 1 where a lesson after step 09 is larger than its bound
 
@@ -41,7 +41,7 @@ NEW_INSTRUCTION_FAMILY = {
 
 # Steps whose lesson is against another step than the one numbered before: the 16-bit ladder goes
 # on at step 25 from its last step before it, 18 (19-24 are the FP8 ladder, which starts from 18).
-BASE = {"25": "18"}
+BASE = {"05": "02", "25": "18"}
 
 
 def usage_error(message):

@@ -131,10 +131,11 @@ void access_panel(App& app, ImVec2 size) {
   draw->AddImage(app.operand_texture.handle(), p0, {p0.x + float(window.cols) * cell, p0.y + float(window.rows) * cell});
   app.grids.push_back({"operand", p0.x, p0.y, cell, window.row0, window.col0, window.rows, window.cols});
   if (!grid.banked && cell >= 4) {
-    // 32-byte sector and 128-byte line boundaries along each row (elements are 4 bytes).
+    // 32-byte sector and 128-byte line boundaries along each row, in the instruction's element size.
     for (int r = 0; r < window.rows; ++r)
       for (int c = 0; c <= window.cols; ++c) {
-        const Boundary boundary = boundary_at((long long)(window.row0 + r) * grid.cols + window.col0 + c);
+        const Boundary boundary =
+            boundary_at((long long)(window.row0 + r) * grid.cols + window.col0 + c, ins.element_bytes);
         if (boundary == Boundary::none) continue;
         const bool line = boundary == Boundary::line;
         const float x = p0.x + float(c) * cell, y = p0.y + float(r) * cell;

@@ -509,8 +509,9 @@ std::string operand_caption(const TraceInstruction& instruction, const OperandGr
                 window.row0, window.row0 + window.rows - 1, window.col0, window.col0 + window.cols - 1);
 }
 
-Boundary boundary_at(long long index) {
-  return index % 32 == 0 ? Boundary::line : index % 8 == 0 ? Boundary::sector : Boundary::none;
+Boundary boundary_at(long long index, int element_bytes) {
+  const long long byte = index * element_bytes;
+  return byte % kLineBytes == 0 ? Boundary::line : byte % kSectorBytes == 0 ? Boundary::sector : Boundary::none;
 }
 
 // ---- Results files ------------------------------------------------------------------------------

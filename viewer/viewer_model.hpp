@@ -239,9 +239,10 @@ struct OperandWindow {
 OperandWindow operand_window(const OperandGrid& grid, const std::vector<Touch>& touched);
 // "global A (64 x 64), rows 0-7, columns 0-31" or "shared A (4 x 32, one column per bank), ...".
 std::string operand_caption(const TraceInstruction& instruction, const OperandGrid& grid, const OperandWindow& window);
-// What starts at element `index` of a row-major 4-byte operand: a 128-byte line, a 32-byte sector or neither.
+// What starts at element `index` of a row-major operand of `element_bytes`-byte elements (4 for fp32
+// and C, 2 for the 16-bit A and B of steps 12-14): a 128-byte line, a 32-byte sector or neither.
 enum class Boundary { none, sector, line };
-Boundary boundary_at(long long index);
+Boundary boundary_at(long long index, int element_bytes);
 
 // ---- Results files -----------------------------------------------------------------------------
 struct ResultPoint {

@@ -3,8 +3,8 @@
 // A block computes a BM x BN tile of C with BM*BN/TM threads; each thread computes TM elements of one
 // column of C (rows thread_row*TM .. +TM-1). K is walked in tiles of BK: the block copies a BM x BK
 // tile of A and a BK x BN tile of B into shared memory (each thread copies every threads-th element),
-// then for each of the BK steps a thread loads ONE value of the B tile into a register and uses it
-// for TM multiply-adds. Shared words read per multiply-add drop from 2 (step 05) to 1 + 1/TM; since the
+// then a thread loads its BK values of the B tile (its column) into registers once and uses each
+// for TM multiply-adds, one row of its A tile at a time. Shared words read per multiply-add drop from 2 (step 05) to 1 + 1/TM; since the
 // compiler loads A four words at a time (kAWordsPerLoad), load instructions per FFMA drop from 1.25
 // (step 05) to 1/4 + 1/TM.
 #pragma once
@@ -122,7 +122,8 @@ GEMM_HD MatrixCoord b_tile_source(const GemmShape& shape, const ThreadCoord& t, 
   m.valid = m.row < shape.k && m.col < shape.n;
   return m;
 }
-// Inner loop step `dot`: one B value for the thread's column, then TM A values of its rows.
+// A thread's BK values of B (its column), loaded once per k-tile; then, for each row i, the BK
+// values of that row of its A tile.
 GEMM_HD int b_tile_load_index(const ThreadCoord& t, const Config& c, int dot) { return dot * c.bn + thread_col(t, c); }
 GEMM_HD int a_tile_load_index(const ThreadCoord& t, const Config& c, int dot, int i) {
   return (thread_row(t, c) * c.tm + i) * c.bk + dot;
@@ -134,7 +135,7 @@ GEMM_HD int c_index(const GemmShape& shape, const CElement& e) { return e.row * 
 
 // How the compiler emits the inner loop (checked with the profiler's instruction counts): for each
 // result row i, the BK words A tile[row i][0 .. BK-1] are contiguous and 16-byte aligned, so they
-// are loaded 4 at a time (LDS.128) before the dot loop; B is loaded one word per dot step.
+// are loaded 4 at a time (LDS.128); B is loaded once per k-tile, BK words, before the rows.
 constexpr int kAWordsPerLoad = 4;
 
 inline Config config_from(const gemm::Params& params) { return gemm::config_from(kTunables, params); }
@@ -176,14 +177,15 @@ inline void trace_warp(const gemm::TraceProblem& problem, const gemm::Dim3& bloc
       emit(gemm::make_instruction(Space::shared, Access::store, Operand::smem_B, 4, kt, "st.shared B tile", mask(exists),
                                   [&](int lane) { return copy_element(coord(lane), c, copy); }));
     }
+    // In the kernel's order: the thread's B values first, then its A tile row by row.
+    for (int dot = 0; dot < c.bk; ++dot)
+      emit(gemm::make_instruction(Space::shared, Access::load, Operand::smem_B, 4, kt, "ld.shared B tile [dot][col]",
+                                  lanes.exists, [&](int lane) { return b_tile_load_index(coord(lane), c, dot); }));
     for (int i = 0; i < c.tm; ++i)
       for (int dot = 0; dot < c.bk; dot += kAWordsPerLoad)
         emit(gemm::make_instruction(Space::shared, Access::load, Operand::smem_A, 4 * kAWordsPerLoad, kt,
                                     "ld.shared.v4 A tile [row i][dot..dot+3]", lanes.exists,
                                     [&](int lane) { return a_tile_load_index(coord(lane), c, dot, i); }));
-    for (int dot = 0; dot < c.bk; ++dot)
-      emit(gemm::make_instruction(Space::shared, Access::load, Operand::smem_B, 4, kt, "ld.shared B tile [dot][col]",
-                                  lanes.exists, [&](int lane) { return b_tile_load_index(coord(lane), c, dot); }));
   }
   for (int i = 0; i < c.tm; ++i) {
     const std::uint32_t active = mask([&](const ThreadCoord& t) { return c_element(s, t, c, i).valid; });

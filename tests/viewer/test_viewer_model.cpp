@@ -359,9 +359,13 @@ TEST(ViewerModel, OperandWindowCentresTheTouchedElements) {
   ins.access.space = gemm::Space::shared;
   EXPECT_EQ(gv::operand_caption(ins, banks, gv::operand_window(banks, {{5, 20, 0}})),
             "shared A (16 x 32, one column per bank), rows 2-9, columns 0-31");
-  EXPECT_EQ(gv::boundary_at(64), gv::Boundary::line);
-  EXPECT_EQ(gv::boundary_at(40), gv::Boundary::sector);
-  EXPECT_EQ(gv::boundary_at(41), gv::Boundary::none);
+  EXPECT_EQ(gv::boundary_at(64, 4), gv::Boundary::line);
+  EXPECT_EQ(gv::boundary_at(40, 4), gv::Boundary::sector);
+  EXPECT_EQ(gv::boundary_at(41, 4), gv::Boundary::none);
+  // 16-bit elements (steps 12-14's A and B): a sector every 16, a line every 64.
+  EXPECT_EQ(gv::boundary_at(64, 2), gv::Boundary::line);
+  EXPECT_EQ(gv::boundary_at(32, 2), gv::Boundary::sector);
+  EXPECT_EQ(gv::boundary_at(40, 2), gv::Boundary::none);
 }
 
 namespace {
