@@ -33,7 +33,7 @@ from bench_all import git_commit, slug  # noqa: E402
 # instructions (smsp__sass_*): the wavefronts of those instructions, and the instructions executed
 # with at least one thread predicated on. The unit-level counters (l1tex__data_pipe_lsu_wavefronts_*,
 # smsp__inst_executed_op_*) also count what no instruction of the kernel's shared-memory accesses
-# issues: traffic of the Hopper steps' mbarriers and TMA, a run-to-run excess of up to a percent in
+# issues: traffic of the Hopper steps' mbarriers and TMA, a small run-to-run excess in
 # the bank demos, and instructions that ptxas predicates off for every thread (@!PT LDS RZ, [RZ];
 # the last k-tile's ldmatrix in step 14). docs/access-model.md, "Checked against the hardware".
 # cp.async (SASS LDGSTS) is one instruction that reads global memory and writes shared memory; the

@@ -35,7 +35,8 @@ constexpr int kBankBytes = 4;
 enum class Space : std::uint8_t { global, shared };
 enum class Access : std::uint8_t { load, store };
 
-// One warp-level memory instruction: byte addresses per lane, an active mask, a width of 4, 8 or 16.
+// One warp-level memory instruction: byte addresses per lane, an active mask, a width of 1, 2, 4, 8
+// or 16 (1 and 2 priced as one 32-lane phase).
 // A cp.async (SASS LDGSTS) reads global memory and writes shared memory in one instruction; traces
 // list it as its global read and its shared write. Each half also carries the other's lane
 // addresses (`counterpart`: the write, where each lane read, lanes outside `counterpart_active`
@@ -78,7 +79,7 @@ int shared_phase_lanes(int width);
 // For the viewer: for each bank, how many distinct words the lanes of phase `phase` touch in it.
 std::array<int, kSharedBanks> bank_load(const WarpAccess& access, int phase);
 
-// Launch-level totals, the four counters the profiler reports.
+// Launch-level totals: the six counters tools/check_model_ncu.py compares, and the global requests.
 struct AccessTotals {
   long long global_load_sectors = 0, global_store_sectors = 0;
   long long global_load_requests = 0, global_store_requests = 0;
