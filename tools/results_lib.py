@@ -194,7 +194,7 @@ def validate(document, require_pass=True):
 
 
 def ceilings_files(directory):
-    """The instructions' measured ceilings (tools/experiments/instruction_ceilings.cu --json)."""
+    """The instructions' measured ceilings (tools/experiments/instruction_ceilings.cu --out)."""
     if not os.path.isdir(directory):
         return []
     return sorted(os.path.join(directory, name) for name in os.listdir(directory)
