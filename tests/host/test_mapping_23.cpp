@@ -18,6 +18,7 @@
 #include "fp8_steps.hpp"
 #include "hopper_checks.hpp"
 #include "mapping_coverage.hpp"
+#include "store_path_steps.hpp"
 
 namespace {
 
@@ -197,4 +198,15 @@ TEST(Step23Schedule, StagingAndTrace) {
       {{GemmShape{3 * 128 + 8, 2 * 192 + 8, 64}, Layout::nt}, {GemmShape{136, 100, 128}, Layout::nt},
        {GemmShape{264, 400, 4096}, Layout::nt}, {GemmShape{136, 350, 2048}, Layout::nt}});
   ht::expect_tma_path_counts<Step23>();
+}
+
+// The kernel calls store_path directly (kernel.cuh, the epilogue): the kernel's rule restated, and
+// TMA stores C exactly where it may (hopper_checks.hpp), for every compiled kernel.
+TEST(Mapping23, StorePathFollowsTheProblem) {
+  gemm::hopper_testing::expect_store_path_follows_the_problem<gemm::fp8_testing::StorePaths23>(
+      [](const step23::Config& c, int out_bytes, bool tma_only, bool under_next_tile) {
+        if (under_next_tile || tma_only) return step23::StorePath::tma;  // a TMA-only twin stores by TMA alone
+        if (step23::read_back_only(c, out_bytes, tma_only)) return step23::StorePath::read_back;
+        return step23::StorePath::tma_or_read_back;
+      });
 }
