@@ -151,6 +151,13 @@ def main():
                 print(f"bench_all: {name} ran {time.monotonic() - started:.0f} s", flush=True)
                 if code == 77:
                     print(f"bench_all: {name} skipped (no suitable GPU)")
+                    # An architecture-specific step (sm_90a) runs on no other GPU in any variant: its
+                    # other runs would be refused the same way. Other steps may refuse one variant
+                    # alone (step 12's bf16 below compute capability 8.0), so they go on.
+                    if any(arch.endswith("a") for arch in step.get("architectures", [])):
+                        print(f"bench_all: {name} is built for {', '.join(step['architectures'])} alone: "
+                              "its other runs are skipped too", flush=True)
+                        break
                     continue
                 if code not in (0, 1) or not os.path.exists(json_path):
                     print(f"bench_all: {name} exited {code} without results", file=sys.stderr)

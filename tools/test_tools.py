@@ -850,6 +850,37 @@ def declared(name, kind, **fields):
     return step
 
 
+class BenchAllSkipTest(unittest.TestCase):
+    def test_an_architecture_specific_step_is_skipped_after_its_first_refusal(self):
+        # Two built "steps" that refuse every run (exit 77): the sm_90a one is asked once, the other
+        # for each of its runs (a variant may run where another does not).
+        build = tempfile.mkdtemp()
+        os.makedirs(os.path.join(build, "bin"))
+        calls = os.path.join(build, "calls.txt")
+        for name in ("15_x", "12_x"):
+            program = os.path.join(build, "bin", name)
+            with open(program, "w", encoding="utf-8") as handle:
+                handle.write(f"#!/bin/sh\necho {name} >> {calls}\nexit 77\n")
+            os.chmod(program, 0o755)
+        steps = [declared("15_x", "tensor_core", architectures=["90a"]), declared("12_x", "tensor_core")]
+        with open(os.path.join(build, "steps.json"), "w", encoding="utf-8") as handle:
+            json.dump({"steps": steps}, handle)
+        argv = sys.argv
+        sys.argv = ["bench_all.py", "--build", build]
+        try:
+            with contextlib.redirect_stdout(io.StringIO()) as out, contextlib.redirect_stderr(io.StringIO()):
+                code = bench_all.main()
+        finally:
+            sys.argv = argv
+        with open(calls, encoding="utf-8") as handle:
+            made = handle.read().split()
+        self.assertEqual(code, 77)
+        self.assertEqual(made.count("15_x"), 1)
+        self.assertEqual(made.count("12_x"), len(bench_all.TENSOR_CORE_RUNS))
+        self.assertIn("its other runs are skipped too", out.getvalue())
+        shutil.rmtree(build)
+
+
 class DeclaredStepsTest(unittest.TestCase):
     """What bench_all and check_model_ncu run follows from a step's declaration: its kind's runs and
     shapes, and what the step adds."""
