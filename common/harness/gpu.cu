@@ -67,13 +67,14 @@ DeviceInfo select_device(int device, int min_cc, const std::string& step_name, i
   info.cublas = std::to_string(cublas_major) + "." + std::to_string(cublas_minor) + "." + std::to_string(cublas_patch);
 
   const int cc = prop.major * 10 + prop.minor;
-  if (cc < min_cc)
-    throw NoSuitableGpu(step_name + ": " + info.name + " has compute capability " + capability(cc) +
-                        "; this step needs " + capability(min_cc) + " or newer");
+  // An architecture-specific step first: "needs 9.0 or newer" would be wrong for it on a newer GPU.
   if (only_cc != 0 && cc != only_cc)
     throw NoSuitableGpu(step_name + ": " + info.name + " has compute capability " + capability(cc) +
                         "; this step is built for sm_" + std::to_string(only_cc) +
                         "a, whose instructions run on compute capability " + capability(only_cc) + " GPUs only");
+  if (cc < min_cc)
+    throw NoSuitableGpu(step_name + ": " + info.name + " has compute capability " + capability(cc) +
+                        "; this step needs " + capability(min_cc) + " or newer");
   return info;
 }
 
