@@ -827,6 +827,10 @@ class ProfilerTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as folder:
             self.assertEqual(check_model_ncu.check_shipped("build", folder), 2)
 
+    def test_traced_steps_without_a_case_are_named(self):
+        steps = [declared("01_a", "fp32"), declared("23_b", "fp8"), declared("00_c", "cpu", traced=False)]
+        self.assertEqual(check_model_ncu.unprofiled(steps, [{"step": "01_a"}]), ["23_b"])
+
     def test_merging_some_steps_keeps_the_others_and_names_the_new_cases_commit(self):
         case = lambda step, shape: {"step": step, "variant": "", "shape": shape, "beta": 0.0, "counters": {}}
         existing = {"gpu": "G", "ncu": "N", "commit": "old", "cases": [case("19_fp8", "a"), case("21_x", "a")],
