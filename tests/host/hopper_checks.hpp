@@ -600,6 +600,18 @@ void expect_store_path_follows_the_problem(KernelChoice kernel_choice) {
   EXPECT_GT(read_back, 0);
 }
 
+// The same check for a step whose kernel calls store_path directly (23 on): its rule restated, a
+// TMA-only twin storing by TMA alone and the other kernels by read_back_only.
+template <typename Step, typename ReadBackOnly>
+void expect_store_path_of_twins_follows_the_problem(ReadBackOnly read_back_only) {
+  using Path = typename Step::StorePath;
+  expect_store_path_follows_the_problem<Step>([&](const auto& c, int out_bytes, bool tma_only, bool under_next_tile) {
+    if (under_next_tile || tma_only) return Path::tma;
+    if (read_back_only(c, out_bytes, tma_only)) return Path::read_back;
+    return Path::tma_or_read_back;
+  });
+}
+
 // The shapes the stream-K steps (23 on) are checked at. Persistent grids at square, odd and
 // narrow-tiled shapes (N = 4096: a last column of 48 columns of a 176-wide tile; N = 4104 and 232:
 // of a 192-wide one), a tile row count that CLUSTER does not divide, and a single tile:

@@ -203,10 +203,6 @@ TEST(Step23Schedule, StagingAndTrace) {
 // The kernel calls store_path directly (kernel.cuh, the epilogue): the kernel's rule restated, and
 // TMA stores C exactly where it may (hopper_checks.hpp), for every compiled kernel.
 TEST(Mapping23, StorePathFollowsTheProblem) {
-  gemm::hopper_testing::expect_store_path_follows_the_problem<gemm::fp8_testing::StorePaths23>(
-      [](const step23::Config& c, int out_bytes, bool tma_only, bool under_next_tile) {
-        if (under_next_tile || tma_only) return step23::StorePath::tma;  // a TMA-only twin stores by TMA alone
-        if (step23::read_back_only(c, out_bytes, tma_only)) return step23::StorePath::read_back;
-        return step23::StorePath::tma_or_read_back;
-      });
+  gemm::hopper_testing::expect_store_path_of_twins_follows_the_problem<gemm::fp8_testing::StorePaths23>(
+      step23::read_back_only);
 }
