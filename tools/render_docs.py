@@ -515,8 +515,10 @@ def demo_table(attributes, documents):
                 f"{run['time']['median_ms'] * 1000:.1f}" if run.get("time") else "–", run["verdict"]))
         reps = sorted({run["time"]["reps"] for run in runs if run.get("time")})
         device = document["device"]
-        # The profiler's check is per GPU: say which file's GPU it was made on.
-        profiled = os.path.exists(os.path.join(os.path.dirname(path), "model-vs-ncu-" + os.path.basename(path)))
+        # The profiler's check is per GPU: say whether this file's GPU profiled this step.
+        comparison = os.path.join(os.path.dirname(path), "model-vs-ncu-" + os.path.basename(path))
+        profiled = os.path.exists(comparison) and any(
+            case.get("step") == step for case in results_lib.load(comparison).get("cases", []))
         checked = ("checked against the profiler below" if profiled else
                    "the profiler's check below was made on another GPU; the model does not depend on the GPU")
         out.append("")

@@ -200,8 +200,13 @@ class RenderTest(unittest.TestCase):
         table = render_docs.demo_table({"step": "03_smem_banks_square"}, [(path, doc)])
         self.assertIn("| row_col | 1 | 32 | 10 | 320 | 500.0 | PASS |", table)
         self.assertIn("the profiler's check below was made on another GPU", table)
+        # A comparison file of this GPU that holds no case of this step (other steps profiled there).
         with open(os.path.join(folder, "model-vs-ncu-test-gpu.json"), "w", encoding="utf-8") as handle:
-            handle.write("{}")
+            json.dump({"cases": [{"step": "13_wmma_pipeline"}]}, handle)
+        self.assertIn("the profiler's check below was made on another GPU", render_docs.demo_table(
+            {"step": "03_smem_banks_square"}, [(path, doc)]))
+        with open(os.path.join(folder, "model-vs-ncu-test-gpu.json"), "w", encoding="utf-8") as handle:
+            json.dump({"cases": [{"step": "03_smem_banks_square"}]}, handle)
         self.assertIn("(checked against the profiler below)", render_docs.demo_table({"step": "03_smem_banks_square"},
                                                                                    [(path, doc)]))
         shutil.rmtree(folder)
