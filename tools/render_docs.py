@@ -272,6 +272,13 @@ def speedup_table(attributes, documents):
         if not base_runs or not step_runs:
             continue
         base_run, step_run = compared_runs(base_runs, step_runs, attributes.get("out", "f32"))
+        if not results_lib.same_run(base_run, step_run):
+            # A ratio of two sessions' medians would carry the clocks and the card of each: the pages
+            # promise a speedup from one run of the benchmarks, as the ladder does.
+            out.append(f"*{document['device']['name']}: its file's runs of {base} and {step} are not from one run "
+                       f"of the benchmarks ({run_stamp(base_run)}; {run_stamp(step_run)}): no speedup is given.*")
+            out.append("")
+            continue
         base_times = {(s["m"], s["n"], s["k"]): s for s in base_run["shapes"] if "time" in s}
         digits = int(attributes.get("digits", "1"))
         rows = []
@@ -292,6 +299,10 @@ def speedup_table(attributes, documents):
             out.append(source_line(document, path, [base_run, step_run]))
             out.append("")
     return "\n".join(out) if out else NO_RESULTS
+
+
+def run_stamp(run):
+    return f"{run.get('date', '?')[:10]}, commit {short_commit(run.get('commit', '?'))}"
 
 
 def tf32_table(attributes, documents):

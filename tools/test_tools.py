@@ -188,6 +188,14 @@ class RenderTest(unittest.TestCase):
         self.assertEqual(render_docs.speedup_table({"base": "12_wmma", "step": "13_wmma_pipeline"},
                                                    [("x.json", doc)]), table)
 
+    def test_speedup_table_only_from_one_run_of_the_benchmarks(self):
+        doc = document()
+        doc["runs"][1]["date"] = "2026-01-05T00:00:00Z"  # step 02 measured in another session
+        table = render_docs.speedup_table({"base": "01_naive", "step": "02_gmem_coalescing"}, [("x.json", doc)])
+        self.assertNotIn("×", table)
+        self.assertIn("Test GPU: its file's runs of 01_naive and 02_gmem_coalescing are not from one run", table)
+        self.assertIn("2026-01-01, commit abc; 2026-01-05, commit abc", table)
+
     def test_demo_table_says_on_which_gpu_the_profiler_checked_the_model(self):
         run = {"step": "03_smem_banks_square", "variant": "row_col", "commit": "abc", "date": "2026-01-01T00:00:00Z",
                "blocks": 2048, "repeats": 64, "verdict": "PASS",
