@@ -18,7 +18,11 @@ one of them fails a test instead of going unnoticed:
   build/generated/traced_registry.hpp), including its own mapping and defining add_stepNN, when its
   mapping.hpp has a trace_warp;
 - main.cu's min_cc, the compute capability the program demands, equal to the declared minimum, and
-  only_cc set where the step is built for an architecture-specific target (sm_90a).
+  only_cc set where the step is built for an architecture-specific target (sm_90a);
+- its README row's "needs" and "state" cells as declared and measured: "needs" begins with the
+  architecture it is built for alone (sm_90a) or else its minimum (sm_75, sm_80), and "state" says
+  `ready` where a shipped results file (docs/results/*.json) holds its runs, `untested` where none
+  does (a GPU step; the CPU reference is `ready` with "CPU").
 
 Prints one line per missing place, naming it; exit 0 when none is missing, 1 otherwise, 2 when the
 manifest is missing (configure the build first).
@@ -32,6 +36,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
 from render_docs import ladder_selects  # noqa: E402  which steps a ladder-table shows, as the renderer reads it
+import results_lib  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 GEMM_KINDS = {"fp32", "tensor_core", "fp8"}
@@ -66,6 +71,49 @@ def on_the_ladder(step, ladder, declared):
         if fields.get("kind") == LADDER_KIND[step["kind"]] and ladder_selects(fields, step["name"], declared):
             return True
     return False
+
+
+def readme_row(readme, page):
+    """The cells of README.md's step-table row that links to docs/<page>, or None."""
+    for line in readme.splitlines():
+        if line.startswith("|") and f"(docs/{page})" in line:
+            return [cell.strip() for cell in line.strip().strip("|").split("|")]
+    return None
+
+
+def measured_steps():
+    """The steps the shipped results files (gemm-steps-results/1, docs/results/*.json) hold runs of."""
+    found = set()
+    for path in glob.glob(os.path.join(ROOT, "docs", "results", "*.json")):
+        with open(path, encoding="utf-8") as handle:
+            document = json.load(handle)
+        if document.get("schema") == results_lib.SCHEMA:
+            found |= {run.get("step") for run in document.get("runs", [])}
+    return found
+
+
+def row_problems(step, readme, measured):
+    """README's "needs" and "state" cells (# | step | what changes | needs | state) against the
+    declaration and the shipped results."""
+    row = readme_row(readme, page_of(step["name"]))
+    if row is None or len(row) < 5:
+        return []  # the missing row is reported by problems_of
+    needs, state = row[3], row[4]
+    if step["kind"] == "cpu":
+        expected_needs, expected_state = "CPU", "ready"
+    else:
+        specific = [arch for arch in step["architectures"] if arch.endswith("a")]
+        expected_needs = f"sm_{specific[0]}" if specific else f"sm_{step['min_arch']}"
+        expected_state = "ready" if step["name"] in measured else "untested"
+    problems = []
+    if not re.match(rf"{re.escape(expected_needs)}\b", needs):
+        problems.append(f"README.md's row says it needs \"{needs}\", its declaration {expected_needs} "
+                        f"(gemm_add_step in steps/{step['name']}/CMakeLists.txt)")
+    if state != expected_state:
+        why = ("a shipped results file holds its runs" if expected_state == "ready" else
+               "no shipped results file (docs/results/*.json) holds its runs")
+        problems.append(f"README.md's row says \"{state}\", and {why}: \"{expected_state}\"")
+    return problems
 
 
 def problems_of(step, before, readme, index, ladder, declared):
@@ -148,8 +196,9 @@ def main():
     for name in sorted(declared - set(folders)):
         failures.append(f"{name}: declared in {manifest_path} but no folder steps/{name} (reconfigure the build)")
     before = None
+    measured = measured_steps()
     for step in sorted(steps, key=lambda s: s["name"]):
-        problems = problems_of(step, before, readme, index, ladder, by_name)
+        problems = problems_of(step, before, readme, index, ladder, by_name) + row_problems(step, readme, measured)
         failures += [f"steps/{step['name']}: {problem}" for problem in problems]
         before = step
     for failure in failures:
