@@ -46,11 +46,14 @@ void bars(App& app, const PerformanceView& view, float width_available, float ch
   app.shown["bars_shape"] = {sel[0], sel[1], sel[2]};
   draw->AddLine({left, bottom}, {left + width, bottom}, palette.axis);
   const float bar_w = width / float(std::max<size_t>(view.bars.size(), 1));
+  // The gap between bars: 3 pixels a side, less where the bars are many and narrow, so that each
+  // keeps half its slot (a fixed gap wider than the slot left no bar to draw).
+  const float gap = std::min(3.0f, bar_w / 4);
   for (size_t i = 0; i < view.bars.size(); ++i) {
     const ResultRun& run = *view.runs[view.bars[i].run];
     const ResultPoint& point = *view.bars[i].point;
     const float h = float(point.gflops / top) * chart_h;
-    const ImVec2 a{left + bar_w * float(i) + 3, bottom - h}, b{left + bar_w * float(i + 1) - 3, bottom};
+    const ImVec2 a{left + bar_w * float(i) + gap, bottom - h}, b{left + bar_w * float(i + 1) - gap, bottom};
     const Rgba colour = index_colour(std::uint32_t(view.bars[i].run));
     draw->AddRectFilled(a, b, im(colour));
     if (view.bars[i].highlighted) {
