@@ -84,11 +84,8 @@ def readme_row(readme, page):
 def measured_steps():
     """The steps the shipped results files (gemm-steps-results/1, docs/results/*.json) hold runs of."""
     found = set()
-    for path in glob.glob(os.path.join(ROOT, "docs", "results", "*.json")):
-        with open(path, encoding="utf-8") as handle:
-            document = json.load(handle)
-        if document.get("schema") == results_lib.SCHEMA:
-            found |= {run.get("step") for run in document.get("runs", [])}
+    for path in results_lib.results_files(os.path.join(ROOT, "docs", "results")):
+        found |= {run.get("step") for run in results_lib.load(path).get("runs", [])}
     return found
 
 
