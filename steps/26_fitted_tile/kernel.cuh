@@ -143,7 +143,10 @@ __device__ __forceinline__ void produce_tiles(const CUtensorMap& a_map, const CU
       gemm::barrier_wait(block.empty(pipeline.stage), pipeline.empty_parity());
       // The whole stage lands here, this block's copies and the others' share of B (of a narrow
       // tile's B, the first box only); out-of-matrix parts count too (zeros).
-      gemm::barrier_arrive_expect_bytes(block.full(pipeline.stage), a_tile_bytes(cfg) + b_bytes_copied(b_op, narrow));
+      // (a tile without a tail counts its boxes as step 25 does: no code of the tail in its kernel)
+      constexpr bool kTailed = cfg.bn % kBoxInner != 0;
+      gemm::barrier_arrive_expect_bytes(block.full(pipeline.stage),
+                                        a_tile_bytes(cfg) + (kTailed ? b_bytes_copied(b_op, narrow) : b_boxes * box_bytes(b_op)));
       const std::uint32_t a_tile = block.stage0 + std::uint32_t(pipeline.stage * stage_bytes(cfg));
       const std::uint32_t b_tile = a_tile + a_tile_bytes(cfg);
       for (int box = 0; box < a_op.boxes; ++box)
@@ -152,7 +155,9 @@ __device__ __forceinline__ void produce_tiles(const CUtensorMap& a_map, const CU
       for (int box = block.rank; box < b_boxes; box += cfg.cluster) {
         const std::uint32_t into = b_tile + box * box_bytes(b_op);
         const BoxCoord at = tma_box(b_op, tile.n * cfg.bn, kt, box, cfg);
-        const CUtensorMap* map = tail_box(b_op, box) ? &b_tail_map : &b_map;  // the tail: 16 columns, 32-byte swizzle
+        const CUtensorMap* map = &b_map;
+        if constexpr (cfg.bn % kBoxInner != 0)
+          if (tail_box(b_op, box)) map = &b_tail_map;  // the tail: 16 columns, 32-byte swizzle
         if constexpr (cfg.cluster > 1)
           gemm::tma_load_multicast(into, map, at, block.full(pipeline.stage), (1u << cfg.cluster) - 1);
         else
